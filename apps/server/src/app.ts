@@ -1,0 +1,58 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { requestIdFor } from './http/request-id.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerSpa } from './http/spa.ts';
+import type { Lifecycle } from './lib/lifecycle.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  lifecycle: Lifecycle;
+  /** The process logger; tests leave it out and get one built from the config. */
+  logger?: FastifyBaseLogger;
+};
+
+/** Builds the whole HTTP app without listening, so tests can `inject` into it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config) }),
+    genReqId: requestIdFor,
+    trustProxy: config.trustProxy,
+    // Close idle keep-alive sockets on shutdown so draining ends when the work does.
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await registerSecurity(app, config);
+  await registerOpenApi(app, config);
+  await app.register(systemRoutes, {
+    prefix: '/api',
+    config,
+    database: deps.database,
+    lifecycle: deps.lifecycle,
+  });
+  await registerSpa(app, config.webDistDir);
+
+  await app.ready();
+  return app;
+}

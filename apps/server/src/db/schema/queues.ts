@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { companies } from './companies.ts';
+
+export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
+export const queueVisibilities = ['public', 'unlisted', 'private'] as const;
+export const queueStatuses = ['active', 'archived'] as const;
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const queues = pgTable(
+  'queues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** Short public code typed on /join or encoded in the QR code. */
+    joinCode: text('join_code').notNull().unique(),
+    tokenPrefix: text('token_prefix').notNull().default(''),
+    mode: text('mode', { enum: queueModes }).notNull().default('walk_in'),
+    online: boolean('online').notNull().default(false),
+    visibility: text('visibility', { enum: queueVisibilities }).notNull().default('public'),
+    /** Price of a token in minor units; null when the queue is free. */
+    priceMinor: integer('price_minor'),
+    currency: text('currency'),
+    tokensPerVisitor: integer('tokens_per_visitor').notNull().default(1),
+    turnApproachingThreshold: integer('turn_approaching_threshold').notNull().default(3),
+    status: text('status', { enum: queueStatuses }).notNull().default('active'),
+    ...timestamps,
+  },
+  (t) => [
+    index('queues_company_idx').on(t.companyId),
+    check('queues_mode_check', sql`${t.mode} in ('walk_in', 'slots', 'hybrid')`),
+    check('queues_visibility_check', sql`${t.visibility} in ('public', 'unlisted', 'private')`),
+    check('queues_status_check', sql`${t.status} in ('active', 'archived')`),
+    check('queues_join_code_check', sql`${t.joinCode} ~ '^[A-Z0-9]{4,12}$'`),
+    check('queues_token_prefix_check', sql`${t.tokenPrefix} ~ '^[A-Z0-9]{0,4}$'`),
+    check(
+      'queues_price_check',
+      sql`(${t.priceMinor} is null and ${t.currency} is null) or (${t.priceMinor} > 0 and ${t.currency} ~ '^[A-Z]{3}$')`,
+    ),
+    check('queues_tokens_per_visitor_check', sql`${t.tokensPerVisitor} between 1 and 20`),
+    check('queues_threshold_check', sql`${t.turnApproachingThreshold} between 0 and 50`),
+  ],
+);
+
+export const subQueues = pgTable(
+  'sub_queues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('sub_queues_queue_idx').on(t.queueId)],
+);
+
+export const serviceTypes = pgTable(
+  'service_types',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    durationMinutes: integer('duration_minutes').notNull(),
+    priceMinor: integer('price_minor'),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    index('service_types_queue_idx').on(t.queueId),
+    check('service_types_duration_check', sql`${t.durationMinutes} between 1 and 1440`),
+    check('service_types_price_check', sql`${t.priceMinor} is null or ${t.priceMinor} >= 0`),
+  ],
+);
+
+export const serviceAreas = pgTable(
+  'service_areas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    address: text('address').notNull().default(''),
+    city: text('city').notNull().default(''),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    phone: text('phone'),
+    notes: text('notes').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    index('service_areas_queue_idx').on(t.queueId),
+    check(
+      'service_areas_latitude_check',
+      sql`${t.latitude} is null or ${t.latitude} between -90 and 90`,
+    ),
+    check(
+      'service_areas_longitude_check',
+      sql`${t.longitude} is null or ${t.longitude} between -180 and 180`,
+    ),
+  ],
+);

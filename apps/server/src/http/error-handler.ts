@@ -1,0 +1,95 @@
+import type { ErrorEnvelope } from '@upnext/contract/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type ErrorCode, statusOf } from '../lib/errors.ts';
+
+type FieldIssue = { field: string; message: string };
+
+/** Fastify's own 4xx errors, mapped to our stable codes and plain wording. */
+const frameworkErrors: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Send the request body as JSON (Content-Type: application/json).',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'payload_too_large',
+    message: 'The request body is too large.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'bad_request',
+    message: 'The request body is empty but JSON was declared.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'bad_request',
+    message: 'The request body is not valid JSON.',
+  },
+};
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  error: ErrorEnvelope['error'],
+): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ error });
+}
+
+function validationIssues(error: FastifyError): FieldIssue[] {
+  return (error.validation ?? []).map((issue) => {
+    const where = error.validationContext ?? 'body';
+    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const missing =
+      issue.keyword === 'required' && typeof issue.params.missingProperty === 'string'
+        ? issue.params.missingProperty
+        : '';
+    const field = [where, path, missing].filter(Boolean).join('.');
+    return { field, message: issue.message ?? 'is invalid' };
+  });
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    if (error.status >= 500) request.log.error({ err: error }, error.message);
+    return sendError(reply, error.status, {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error.status >= 500 ? { requestId: request.id } : {}),
+    });
+  }
+
+  if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+    const issues = validationIssues(error);
+    const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ');
+    return sendError(reply, 400, {
+      code: 'validation_failed',
+      message: `The request is invalid. ${summary}`.trim(),
+      details: { issues },
+    });
+  }
+
+  const known = error.code ? frameworkErrors[error.code] : undefined;
+  if (known) return sendError(reply, statusOf(known.code), known);
+
+  const status = error.statusCode ?? 500;
+  if (status === 429) {
+    return sendError(reply, 429, {
+      code: 'too_many_requests',
+      message: 'Too many requests. Please wait a moment and try again.',
+    });
+  }
+  if (status >= 400 && status < 500) {
+    return sendError(reply, status, { code: 'bad_request', message: error.message });
+  }
+
+  // Anything else is our fault: log it whole, show nothing of it.
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(reply, 500, {
+    code: 'internal_error',
+    message: 'Something went wrong on our side. Please try again.',
+    requestId: request.id,
+  });
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler(handleError);
+}

@@ -1,0 +1,67 @@
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+
+/** Headers the official auth client and our own client send cross-origin. */
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'apikey',
+  'X-Client-Info',
+  'X-Supabase-Api-Version',
+  'X-JWT-AUD',
+  'x-use-cookie',
+  'X-user-timezone',
+  'X-Request-Id',
+];
+
+/** Response headers browsers may read cross-origin (auth-js needs the first three). */
+const EXPOSED_HEADERS = ['X-Supabase-Api-Version', 'X-Total-Count', 'Link', 'X-Request-Id'];
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const sentryOrigin = config.sentryDsn ? new URL(config.sentryDsn).origin : null;
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes CSS variables and component styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...(sentryOrigin ? [sentryOrigin] : [])],
+        workerSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'", 'https:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: config.env === 'production' ? [] : null,
+      },
+    },
+    // Cross-origin isolation would block the payment provider's return and OAuth pop-ups.
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    strictTransportSecurity:
+      config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    // Camera, microphone and screen sharing are for our own meeting screen only.
+    reply.header(
+      'permissions-policy',
+      'camera=(self), microphone=(self), display-capture=(self), geolocation=(self), payment=(self)',
+    );
+  });
+
+  await app.register(fastifyCors, {
+    origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+}

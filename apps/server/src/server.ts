@@ -1,0 +1,88 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { systemClock } from './lib/clock.ts';
+import { lockDataDir } from './lib/data-dir-lock.ts';
+import { createLifecycle } from './lib/lifecycle.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { seedDemoData } from './modules/demo/demo.seed.ts';
+
+function readConfig() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+const config = readConfig();
+const startedAt = performance.now();
+const log = pino({
+  ...loggerOptions(config),
+  // Readable logs for a developer at a terminal; JSON lines everywhere else.
+  ...(config.env === 'development' && process.stdout.isTTY
+    ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
+    : {}),
+});
+
+await mkdir(config.dataDir, { recursive: true });
+const releaseDataDir = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
+const database = await openDatabase(
+  config.databaseUrl
+    ? { driver: 'postgres', url: config.databaseUrl }
+    : { driver: 'pglite', dataDir: join(config.dataDir, 'pgdata') },
+);
+log.info({ driver: database.driver }, 'database opened');
+await database.migrate();
+if (config.seedDemoData && (await seedDemoData(database.db, systemClock))) {
+  log.info('demo data seeded');
+}
+
+const lifecycle = createLifecycle();
+const app = await buildApp({ config, database, lifecycle, logger: log });
+await app.listen({ host: config.host, port: config.port });
+lifecycle.ready = true;
+
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+log.info({ ms: Math.round(performance.now() - startedAt) }, 'ready');
+console.log(`\n  UpNext is ready at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
+
+let stopping = false;
+async function shutdown(reason: string, exitCode: number) {
+  if (stopping) {
+    log.warn({ reason }, 'second stop request: exiting now');
+    process.exit(1);
+  }
+  stopping = true;
+  lifecycle.ready = false;
+  log.info({ reason }, 'shutting down: draining requests');
+  const forceExit = setTimeout(() => {
+    log.error('shutdown took too long: exiting');
+    process.exit(1);
+  }, config.shutdownTimeoutMs);
+  forceExit.unref();
+  try {
+    await app.close(); // stops accepting, waits for in-flight requests
+    await database.close();
+    await releaseDataDir();
+    log.info('stopped');
+  } catch (error) {
+    log.error({ err: error }, 'error while shutting down');
+    exitCode = 1;
+  }
+  process.exit(exitCode);
+}
+
+// A second signal while draining exits at once (see `stopping`).
+process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+process.on('SIGINT', () => void shutdown('SIGINT', 0));
+process.on('unhandledRejection', (error) => {
+  log.fatal({ err: error }, 'unhandled promise rejection');
+  void shutdown('unhandledRejection', 1);
+});

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openDatabase } from '../db/client.ts';
+
+/**
+ * Integration tests run on embedded PGlite always, and also on a PostgreSQL server when
+ * TEST_DATABASE_URL points at one (CI sets it), so both drivers keep the same semantics.
+ */
+const serverUrl = process.env.TEST_DATABASE_URL;
+export const testDrivers: Array<'pglite' | 'postgres'> = serverUrl
+  ? ['pglite', 'postgres']
+  : ['pglite'];
+
+export type TestDatabase = Database & { url?: string };
+
+/** A fresh, migrated database of its own: in memory for PGlite, a new database on the server. */
+export async function createTestDatabase(driver: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (driver === 'pglite') {
+    const database = await openDatabase({ driver: 'pglite' });
+    await database.migrate();
+    return database;
+  }
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `upnext_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = withDatabase(serverUrl, name);
+  const database = await openDatabase({ driver: 'postgres', url, poolSize: 20 });
+  await database.migrate();
+  return {
+    ...database,
+    url,
+    close: async () => {
+      await database.close();
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function adminQuery(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
