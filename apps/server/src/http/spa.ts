@@ -12,8 +12,15 @@ function isServerPath(pathname: string): boolean {
   return SERVER_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
-function wantsHtml(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && !isServerPath(pathOf(request));
+/** A page navigation, as opposed to an API call or a request for a (missing) file. */
+function wantsPage(request: FastifyRequest): boolean {
+  const pathname = pathOf(request);
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !isServerPath(pathname) &&
+    !lastSegment.includes('.')
+  );
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -43,7 +50,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
 
   await app.register(fastifyStatic, {
     root: webDistDir,
-    wildcard: true,
+    // Routes for the files present at start; everything else reaches the handler below.
+    wildcard: false,
     index: false,
     setHeaders: (res, filePath) => {
       const hashed = filePath.startsWith(join(webDistDir, 'assets'));
@@ -52,7 +60,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (!wantsHtml(request)) return apiNotFound(request, reply);
+    if (!wantsPage(request)) return apiNotFound(request, reply);
     const known = isKnownSpaPath(pathOf(request));
     return reply
       .code(known ? 200 : 404)

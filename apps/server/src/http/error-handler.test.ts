@@ -1,0 +1,89 @@
+import Fastify from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../lib/errors.ts';
+import { registerErrorHandler } from './error-handler.ts';
+
+describe('error envelope', () => {
+  const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
+
+  beforeAll(async () => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    registerErrorHandler(app);
+    app.post(
+      '/things',
+      { schema: { body: z.object({ name: z.string().min(2), count: z.number().int() }) } },
+      async () => ({ data: 'created' }),
+    );
+    app.get('/conflict', async () => {
+      throw new AppError('conflict', 'That name is taken.', { field: 'name' });
+    });
+    app.get('/boom', async () => {
+      throw new Error('connection string postgres://secret@db failed');
+    });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('names each invalid field under validation_failed', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x' } });
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json();
+    expect(error.code).toBe('validation_failed');
+    expect(error.details.issues.map((issue: { field: string }) => issue.field)).toEqual(
+      expect.arrayContaining(['body.name', 'body.count']),
+    );
+    expect(error.message).toContain('body.name');
+  });
+
+  it('answers malformed JSON with bad_request', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: { code: 'bad_request', message: 'The request body is not valid JSON.' },
+    });
+  });
+
+  it('answers a body that is not JSON with unsupported_media_type', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().error.code).toBe('unsupported_media_type');
+  });
+
+  it('maps an AppError to its status with code, message and details', async () => {
+    const response = await app.inject({ method: 'GET', url: '/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      error: { code: 'conflict', message: 'That name is taken.', details: { field: 'name' } },
+    });
+  });
+
+  it('hides internals of unexpected errors and returns the request id', async () => {
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('secret');
+    expect(response.json()).toEqual({
+      error: {
+        code: 'internal_error',
+        message: 'Something went wrong on our side. Please try again.',
+        requestId: expect.any(String),
+      },
+    });
+  });
+});
