@@ -1,0 +1,22 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API server listens on 3000 in development (`npm run dev`); the SPA proxies to it so
+// cookies, relative URLs and the STOMP socket behave as they do in production (same origin).
+const apiServer = 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    proxy: {
+      '/api': apiServer,
+      '/auth': apiServer,
+      '/wss': { target: apiServer, ws: true },
+    },
+  },
+});
