@@ -1,0 +1,147 @@
+import { buildPath } from '@upnext/contract/routes';
+import { getAccessToken } from './auth-session.ts';
+
+/** The queue service lives under `/api` on the app's own origin (spec §7). */
+export const API_BASE = '/api';
+
+/** PRODUCT.md: GET reads, POST creates (and the spec's verb-paths), PATCH updates, DELETE removes. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A failed call: the server's error envelope, or `network_error` when no answer came back. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly details: unknown;
+  readonly requestId: string | undefined;
+  /** True when `message` is the server's own human-readable reason (safe to show). */
+  readonly fromServer: boolean;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: unknown;
+    requestId?: string | undefined;
+    fromServer: boolean;
+    cause?: unknown;
+  }) {
+    super(init.message, { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.requestId = init.requestId;
+    this.fromServer = init.fromServer;
+  }
+}
+
+export interface ApiRequestOptions {
+  /** Values for the `:name` placeholders of the path pattern; URL-encoded. */
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+function buildUrl(pattern: string, options: ApiRequestOptions): string {
+  const path = buildPath(pattern.startsWith('/') ? pattern : `/${pattern}`, options.params);
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const query = search.toString();
+  return `${API_BASE}${path}${query ? `?${query}` : ''}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function errorFromBody(status: number, body: unknown): ApiError {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+    return new ApiError({
+      status,
+      code: error.code,
+      message: error.message,
+      details: error.details,
+      requestId: typeof error.requestId === 'string' ? error.requestId : undefined,
+      fromServer: true,
+    });
+  }
+  // A proxy or gateway answered (HTML 502 page, empty 503): no envelope, no reason to show.
+  return new ApiError({
+    status,
+    code: 'http_error',
+    message: `Request failed with status ${status}`,
+    fromServer: false,
+  });
+}
+
+/**
+ * Call the queue service. Resolves with the `data` of the `{ data }` envelope; rejects with
+ * an ApiError. No client-side timeout (spec §9): callers cancel through `signal`.
+ */
+export async function apiRequest<T>(
+  method: HttpMethod,
+  pattern: string,
+  options: ApiRequestOptions = {},
+): Promise<T> {
+  const url = buildUrl(pattern, options);
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = getAccessToken();
+  if (token) {
+    headers.set('Authorization', `Bearer ${token}`);
+    headers.set('X-user-timezone', browserTimeZone());
+  }
+  const init: RequestInit = { method, headers };
+  if (options.signal) init.signal = options.signal;
+  if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    init.body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (cause) {
+    // A cancelled query is not a failure: let TanStack Query see the AbortError as is.
+    if (options.signal?.aborted) throw cause;
+    throw new ApiError({
+      status: 0,
+      code: 'network_error',
+      message: 'The server could not be reached.',
+      fromServer: false,
+      cause,
+    });
+  }
+
+  const body = await readJson(response);
+  if (!response.ok) throw errorFromBody(response.status, body);
+  return (isRecord(body) ? body.data : undefined) as T;
+}
+
+export const api = {
+  get: <T>(pattern: string, options?: Omit<ApiRequestOptions, 'body'>) =>
+    apiRequest<T>('GET', pattern, options),
+  post: <T>(pattern: string, body?: unknown, options?: ApiRequestOptions) =>
+    apiRequest<T>('POST', pattern, { ...options, body }),
+  patch: <T>(pattern: string, body?: unknown, options?: ApiRequestOptions) =>
+    apiRequest<T>('PATCH', pattern, { ...options, body }),
+  delete: <T>(pattern: string, options?: ApiRequestOptions) =>
+    apiRequest<T>('DELETE', pattern, options),
+};

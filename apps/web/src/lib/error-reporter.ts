@@ -1,0 +1,43 @@
+import { api } from './api-client.ts';
+
+export type ErrorContext = Record<string, unknown>;
+type Reporter = (error: unknown, context?: ErrorContext) => void;
+
+const consoleReporter: Reporter = (error, context) => {
+  console.error('[UpNext]', error, ...(context ? [context] : []));
+};
+
+let reporter: Reporter = consoleReporter;
+
+/** Send an error to Sentry when the server configured a DSN, else to the console. */
+export function reportError(error: unknown, context?: ErrorContext): void {
+  reporter(error, context);
+}
+
+/**
+ * Ask the server how this deployment reports errors (GET /api/client-config). Sentry and the
+ * config schema (zod) are imported on demand, so a deployment without a DSN never downloads
+ * them and the first paint never waits for them.
+ */
+export async function initErrorReporting(): Promise<void> {
+  try {
+    const [raw, { clientConfigSchema }] = await Promise.all([
+      api.get<unknown>('/client-config'),
+      import('@upnext/contract/client-config'),
+    ]);
+    const config = clientConfigSchema.parse(raw);
+    if (!config.sentryDsn) return;
+    const Sentry = await import('@sentry/react');
+    Sentry.init({
+      dsn: config.sentryDsn,
+      environment: config.environment,
+      release: config.version,
+    });
+    reporter = (error, context) => {
+      Sentry.captureException(error, context ? { extra: context } : undefined);
+    };
+  } catch (error) {
+    // Reporting must never break the app: stay on the console and say why once.
+    console.warn('[UpNext] error reporting stays on the console:', error);
+  }
+}

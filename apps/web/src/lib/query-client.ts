@@ -1,0 +1,44 @@
+import { notifications } from '@mantine/notifications';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiError } from './api-client.ts';
+import { reportError } from './error-reporter.ts';
+import { i18n } from './i18n.ts';
+
+/**
+ * Spec §8: any API error shows a red notification at the top right, "Something went wrong.
+ * Please try again.", with the server's reason as a second line when it gave one, and is
+ * reported. Identical errors share an id so a burst of failing queries shows one notice.
+ */
+export function notifyApiError(error: unknown): void {
+  const reason = error instanceof ApiError && error.fromServer ? error.message : undefined;
+  const requestId = error instanceof ApiError ? error.requestId : undefined;
+  const code = error instanceof ApiError ? error.code : 'unknown';
+  const lines = [reason, requestId && i18n.t('errors.reference', { id: requestId })].filter(
+    (line): line is string => Boolean(line),
+  );
+  notifications.show({
+    id: `api-error:${code}:${reason ?? ''}`,
+    color: 'red',
+    title: i18n.t('errors.generic'),
+    message: lines.join('\n'),
+    withBorder: true,
+  });
+  reportError(error, { source: 'api' });
+}
+
+/** 4xx answers will not change on retry; network failures and 5xx get two more tries. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: notifyApiError }),
+    mutationCache: new MutationCache({ onError: notifyApiError }),
+    defaultOptions: {
+      queries: { retry: shouldRetry, staleTime: 30_000 },
+      mutations: { retry: false },
+    },
+  });
+}
