@@ -1,0 +1,118 @@
+import {
+  Box,
+  Burger,
+  Button,
+  Container,
+  Drawer,
+  Group,
+  NavLink as MantineNavLink,
+  Stack,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { spaRoutes } from '@upnext/contract/routes';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useSearchParams } from 'react-router';
+import { Logo } from '../../components/Logo.tsx';
+import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
+import { useCurrentUser } from '../../lib/auth-session.ts';
+import classes from './SiteHeader.module.css';
+
+const links = [
+  { to: spaRoutes.home, key: 'nav.home' },
+  { to: spaRoutes.services, key: 'nav.services' },
+  { to: spaRoutes.pricing, key: 'nav.pricing' },
+  { to: spaRoutes.aboutUs, key: 'nav.aboutUs' },
+] as const;
+
+export function SiteHeader() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const [searchParams] = useSearchParams();
+  // The route guard sends signed-out visitors to `/?redirect=<path>`: greet them with sign-in.
+  const redirectTo = searchParams.get('redirect');
+  const [menuOpened, menu] = useDisclosure(false);
+  const [signInOpened, signIn] = useDisclosure(Boolean(redirectTo) && !user);
+
+  const openSignIn = () => {
+    menu.close();
+    signIn.open();
+  };
+
+  const account = user ? (
+    <Button component={Link} to={spaRoutes.admin}>
+      {t('nav.dashboard')}
+    </Button>
+  ) : (
+    <Button onClick={openSignIn}>{t('nav.signIn')}</Button>
+  );
+
+  return (
+    <Box component="header" className={classes.header}>
+      <Container h="100%">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Link to={spaRoutes.home} className={classes.logoLink} aria-label={t('brand.homeLink')}>
+            <Logo />
+          </Link>
+
+          <Group component="nav" aria-label={t('nav.label')} gap={4} visibleFrom="sm">
+            {links.map((link) => (
+              <NavLink key={link.to} to={link.to} end className={classes.link}>
+                {t(link.key)}
+              </NavLink>
+            ))}
+          </Group>
+
+          <Group gap="sm" wrap="nowrap">
+            <Box visibleFrom="sm">{account}</Box>
+            <Burger
+              opened={menuOpened}
+              onClick={menu.toggle}
+              hiddenFrom="sm"
+              aria-label={t('nav.openMenu')}
+              aria-expanded={menuOpened}
+              aria-controls="site-menu"
+            />
+          </Group>
+        </Group>
+      </Container>
+
+      <Drawer
+        id="site-menu"
+        opened={menuOpened}
+        onClose={menu.close}
+        title={t('nav.menuTitle')}
+        position="right"
+        size="xs"
+        hiddenFrom="sm"
+        closeButtonProps={{ 'aria-label': t('nav.closeMenu') }}
+      >
+        <Stack gap="lg">
+          <Box component="nav" aria-label={t('nav.label')}>
+            {links.map((link) => (
+              <MantineNavLink
+                key={link.to}
+                component={NavLink}
+                to={link.to}
+                end
+                label={t(link.key)}
+                onClick={menu.close}
+                className={classes.drawerLink}
+              />
+            ))}
+          </Box>
+          {user ? (
+            <Button component={Link} to={spaRoutes.admin} onClick={menu.close} fullWidth>
+              {t('nav.dashboard')}
+            </Button>
+          ) : (
+            <Button onClick={openSignIn} fullWidth>
+              {t('nav.signIn')}
+            </Button>
+          )}
+        </Stack>
+      </Drawer>
+
+      <SignInDialog opened={signInOpened} onClose={signIn.close} redirectTo={redirectTo} />
+    </Box>
+  );
+}

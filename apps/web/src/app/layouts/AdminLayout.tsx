@@ -1,0 +1,95 @@
+import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import {
+  IconAdjustmentsHorizontal,
+  IconArrowLeft,
+  IconBuilding,
+  IconCalendarEvent,
+  IconListNumbers,
+  IconTicket,
+  IconUserCircle,
+} from '@tabler/icons-react';
+import { spaRoutes } from '@upnext/contract/routes';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
+import { Logo } from '../../components/Logo.tsx';
+import { useCurrentUser } from '../../lib/auth-session.ts';
+import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
+import classes from './AdminLayout.module.css';
+
+const sections = [
+  { to: spaRoutes.adminQueues, key: 'queues', Icon: IconListNumbers },
+  { to: spaRoutes.adminQueueSessions, key: 'queueSessions', Icon: IconCalendarEvent },
+  { to: spaRoutes.adminMySessions, key: 'mySessions', Icon: IconTicket },
+  { to: spaRoutes.adminSessionControl, key: 'sessionControl', Icon: IconAdjustmentsHorizontal },
+  { to: spaRoutes.adminCompany, key: 'company', Icon: IconBuilding },
+  { to: spaRoutes.adminAccount, key: 'account', Icon: IconUserCircle },
+] as const;
+
+/** The signed-in area: a top bar, the section navigation and the page. Loaded only under /admin. */
+export function Component() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const [opened, { toggle, close }] = useDisclosure(false);
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'md', sm: 'xl' }}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('admin.openMenu')}
+              aria-expanded={opened}
+              aria-controls="admin-navbar"
+            />
+            <Link to={spaRoutes.home} className={classes.logoLink} aria-label={t('brand.homeLink')}>
+              <Logo />
+            </Link>
+          </Group>
+          {user?.email ? (
+            <Text size="sm" c="dimmed" truncate maw={240}>
+              {user.email}
+            </Text>
+          ) : null}
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar id="admin-navbar" p="sm" aria-label={t('admin.navLabel')} component="nav">
+        <AppShell.Section grow component={ScrollArea}>
+          {sections.map(({ to, key, Icon }) => (
+            <NavLink
+              key={to}
+              component={RouterNavLink}
+              to={to}
+              label={t(`admin.nav.${key}`)}
+              leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
+              onClick={close}
+              className={classes.navLink}
+            />
+          ))}
+        </AppShell.Section>
+        <AppShell.Section>
+          <NavLink
+            component={Link}
+            to={spaRoutes.home}
+            label={t('admin.backToSite')}
+            leftSection={<IconArrowLeft size={20} stroke={1.6} aria-hidden />}
+            className={classes.navLink}
+          />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

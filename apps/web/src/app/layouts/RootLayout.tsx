@@ -1,0 +1,17 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import { DocumentTitle } from '../components/DocumentTitle.tsx';
+import { NavigationProgress } from '../components/NavigationProgress.tsx';
+import { SkipLink } from '../components/SkipLink.tsx';
+
+/** Wraps every page: skip link first in the tab order, scroll to top on navigation, titles. */
+export function RootLayout() {
+  return (
+    <>
+      <SkipLink />
+      <NavigationProgress />
+      <ScrollRestoration />
+      <DocumentTitle />
+      <Outlet />
+    </>
+  );
+}

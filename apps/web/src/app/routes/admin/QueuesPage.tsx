@@ -1,0 +1,6 @@
+import { IconListNumbers } from '@tabler/icons-react';
+import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+
+export function Component() {
+  return <ScreenPlaceholder i18nKey="admin.queues" icon={<IconListNumbers aria-hidden />} />;
+}

@@ -1,0 +1,11 @@
+import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
+import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+
+export function Component() {
+  return (
+    <ScreenPlaceholder
+      i18nKey="admin.sessionControl"
+      icon={<IconAdjustmentsHorizontal aria-hidden />}
+    />
+  );
+}
