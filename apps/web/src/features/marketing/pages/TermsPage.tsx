@@ -1,0 +1,19 @@
+import { useTranslation } from 'react-i18next';
+import { LegalDocument } from '../components/LegalDocument.tsx';
+import { addOns } from '../components/plans.ts';
+import { usePageTitle } from '../components/usePageTitle.ts';
+
+export function Component() {
+  const { t } = useTranslation('marketing');
+  usePageTitle(t('terms.meta.title'));
+  return (
+    <LegalDocument
+      page="terms"
+      values={{
+        warning: addOns.warningThresholdPercent,
+        uptime: addOns.uptimePercent,
+        exportDays: addOns.exportDays,
+      }}
+    />
+  );
+}
