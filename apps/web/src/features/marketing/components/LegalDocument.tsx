@@ -72,9 +72,9 @@ function Block({
   }
   const { caption, columns, rows } = block.table;
   return (
-    <Table.ScrollContainer
-      minWidth={560}
-      type="native"
+    // Wide screens: a table that scrolls sideways if it must. Small screens: each row
+    // becomes a card whose cells carry their column name (see LegalDocument.module.css).
+    <Box
       tabIndex={0}
       role="region"
       aria-labelledby={`${sectionId}-table-${index}`}
@@ -108,7 +108,7 @@ function Block({
                   </Table.Th>
                 ) : (
                   // biome-ignore lint/suspicious/noArrayIndexKey: cells of a fixed row never reorder
-                  <Table.Td key={cellIndex}>
+                  <Table.Td key={cellIndex} data-label={columns[cellIndex]}>
                     <RichText text={cell} />
                   </Table.Td>
                 ),
@@ -117,7 +117,7 @@ function Block({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
 

@@ -86,7 +86,13 @@ export function PlanCard({ plan }: { plan: Plan }) {
           <Text fw={700} size="sm" mb="sm">
             {t('pricing.includes')}
           </Text>
-          <List spacing="sm" size="sm" center className={classes.list}>
+          <List
+            spacing="sm"
+            size="sm"
+            center
+            className={classes.list}
+            classNames={{ itemLabel: classes.listLabel }}
+          >
             {planHighlights(plan, t).map((item) => (
               <List.Item
                 key={item.key}

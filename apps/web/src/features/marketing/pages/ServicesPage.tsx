@@ -122,7 +122,9 @@ export function Component() {
           {t('services.capabilities.title')}
         </Title>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl" verticalSpacing="xl">
-          {capabilities.map((capability) => {
+          {capabilities.map((capability, index) => {
+            // An odd last card spans the full row rather than sitting alone.
+            const wide = capabilities.length % 2 === 1 && index === capabilities.length - 1;
             const CapabilityIcon = capabilityIcons[capability.id] ?? IconTicket;
             return (
               <Paper
@@ -134,6 +136,7 @@ export function Component() {
                 radius="lg"
                 p={{ base: 'lg', sm: 'xl' }}
                 className={classes.capability}
+                data-wide={wide || undefined}
               >
                 <Stack gap="md" h="100%">
                   <Group gap="md" wrap="nowrap" align="flex-start">
