@@ -142,7 +142,7 @@ export function PlanComparison() {
   const { t, i18n } = useTranslation('marketing');
   return (
     <Table.ScrollContainer
-      minWidth={680}
+      minWidth={600}
       type="native"
       tabIndex={0}
       role="region"

@@ -147,7 +147,13 @@ export function Component() {
             className={classes.heroGrid}
           >
             <Stack gap="lg" justify="center">
-              <Badge variant="light" size="lg" radius="sm" className={classes.heroBadge}>
+              <Badge
+                variant="light"
+                size="lg"
+                radius="sm"
+                className={classes.heroBadge}
+                classNames={{ label: classes.heroBadgeLabel }}
+              >
                 {t('home.hero.eyebrow')}
               </Badge>
               <Title order={1} id="hero-title" className={classes.heroTitle}>
@@ -169,8 +175,12 @@ export function Component() {
                   {t('home.hero.secondaryCta')}
                 </Button>
               </Group>
-              <Group gap="xs" c="dimmed">
-                <IconCircleCheck size={18} aria-hidden="true" />
+              <Group gap="xs" c="dimmed" wrap="nowrap" align="flex-start">
+                <IconCircleCheck
+                  size={18}
+                  aria-hidden="true"
+                  style={{ flexShrink: 0, marginTop: 1 }}
+                />
                 <Text size="sm">{t('home.hero.note')}</Text>
               </Group>
             </Stack>
