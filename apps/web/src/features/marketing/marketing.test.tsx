@@ -149,3 +149,14 @@ describe('not-found page', () => {
     );
   });
 });
+
+describe('in-page link targets', () => {
+  it.each([
+    ['contact', AboutPage],
+    ['industries', ServicesPage],
+    ['integrations', ServicesPage],
+  ] as const)('#%s exists for the links that point to it', (id, Page) => {
+    const { container } = renderPage(Page);
+    expect(container.querySelector(`[id="${id}"]`)).not.toBeNull();
+  });
+});

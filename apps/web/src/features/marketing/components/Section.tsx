@@ -16,6 +16,7 @@ export function Section({ id, children, tinted = false, size = 'lg' }: SectionPr
   return (
     <Box
       component="section"
+      id={id}
       aria-labelledby={`${id}-title`}
       className={classes.section}
       data-tinted={tinted || undefined}
