@@ -4,6 +4,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { authPlugin } from './auth/auth.plugin.ts';
+import type { AuthKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -19,6 +21,8 @@ export type AppDeps = {
   config: Config;
   database: Database;
   lifecycle: Lifecycle;
+  /** The auth service's signing key (server.ts loads it); tests leave it out (in memory). */
+  authKeys?: AuthKeys;
   /** The process logger; tests leave it out and get one built from the config. */
   logger?: FastifyBaseLogger;
 };
@@ -50,6 +54,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     database: deps.database,
     lifecycle: deps.lifecycle,
+  });
+  await app.register(authPlugin, {
+    prefix: '/auth/v1',
+    config,
+    database: deps.database,
+    keys: deps.authKeys,
   });
   await registerSpa(app, config.webDistDir);
 

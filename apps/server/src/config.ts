@@ -12,6 +12,17 @@ const booleanFromEnv = z
 
 const urlFromEnv = z.url({ error: 'must be an absolute URL' });
 
+const seconds = z.coerce
+  .number({ error: 'must be a whole number of seconds' })
+  .int('must be a whole number of seconds')
+  .min(0, 'must not be negative');
+
+/** A request count per window (per client IP); 0 switches the limit off. */
+const perWindow = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0, 'must not be negative');
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -65,6 +76,50 @@ const envSchema = z.object({
     }),
   SEED_DEMO_DATA: booleanFromEnv.default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  // The auth service (/auth/v1). GoTrue's names without the GOTRUE_ prefix where one exists.
+  SITE_URL: urlFromEnv.optional(),
+  URI_ALLOW_LIST: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+  JWT_EXP: seconds.min(120, 'must be at least 120 seconds').default(3600),
+  JWT_AUD: z.string().min(1).default('authenticated'),
+  JWT_ISSUER: z.string().min(1).optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_PRIVATE_KEY: z
+    .string()
+    .refine(
+      (value) => value.trim().startsWith('{') || value.includes('-----BEGIN'),
+      'must be a PEM private key or a private JWK (JSON)',
+    )
+    .optional(),
+  MAILER_AUTOCONFIRM: booleanFromEnv.default(false),
+  MAILER_OTP_EXP: seconds.min(60).max(86_400).default(3600),
+  DISABLE_SIGNUP: booleanFromEnv.default(false),
+  ANONYMOUS_SIGN_INS_ENABLED: booleanFromEnv.default(false),
+  ENUMERATION_PROTECTION: booleanFromEnv.default(true),
+  PASSWORD_MIN_LENGTH: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(6, 'must be at least 6')
+    .max(72, 'must be at most 72')
+    .default(8),
+  REFRESH_TOKEN_REUSE_INTERVAL: seconds.default(10),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  SMTP_MAX_FREQUENCY: seconds.default(60),
+  RATE_LIMIT_EMAIL_SENT: perWindow.default(30),
+  RATE_LIMIT_TOKEN: perWindow.default(150),
+  RATE_LIMIT_OTP: perWindow.default(30),
+  RATE_LIMIT_VERIFY: perWindow.default(30),
 });
 
 export type Config = Readonly<{
@@ -82,6 +137,33 @@ export type Config = Readonly<{
   shutdownTimeoutMs: number;
   webDistDir: string;
   version: string;
+  auth: AuthConfig;
+}>;
+
+export type AuthConfig = Readonly<{
+  /** Where users land after email links; redirects elsewhere must be on `uriAllowList`. */
+  siteUrl: string;
+  uriAllowList: readonly string[];
+  /** Base URL of the auth API, used in email links and as the JWT issuer. */
+  externalUrl: string;
+  jwtIssuer: string;
+  jwtExp: number;
+  jwtAud: string;
+  jwtSecret: string | undefined;
+  jwtPrivateKey: string | undefined;
+  mailerAutoconfirm: boolean;
+  mailerOtpExp: number;
+  disableSignup: boolean;
+  anonymousSignInsEnabled: boolean;
+  /** Close GoTrue's residual account-enumeration leaks (e.g. otp_disabled for unknown users). */
+  enumerationProtection: boolean;
+  passwordMinLength: number;
+  refreshTokenReuseInterval: number;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  smtpMaxFrequency: number;
+  /** Per-IP requests per 5 minutes (0 = off); emails per hour for the whole instance. */
+  rateLimits: Readonly<{ token: number; otp: number; verify: number; emailSent: number }>;
 }>;
 
 export class ConfigError extends Error {
@@ -102,11 +184,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, '');
+  const authUrl = `${publicUrl}/auth/v1`;
   return Object.freeze({
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
-    publicUrl: (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
@@ -117,5 +201,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webDistDir: resolve(import.meta.dirname, '../../web/dist'),
     version: serverPackage.version,
+    auth: Object.freeze({
+      siteUrl: (e.SITE_URL ?? publicUrl).replace(/\/$/, ''),
+      uriAllowList: Object.freeze(e.URI_ALLOW_LIST),
+      externalUrl: authUrl,
+      jwtIssuer: e.JWT_ISSUER ?? authUrl,
+      jwtExp: e.JWT_EXP,
+      jwtAud: e.JWT_AUD,
+      jwtSecret: e.JWT_SECRET,
+      jwtPrivateKey: e.JWT_PRIVATE_KEY,
+      mailerAutoconfirm: e.MAILER_AUTOCONFIRM,
+      mailerOtpExp: e.MAILER_OTP_EXP,
+      disableSignup: e.DISABLE_SIGNUP,
+      anonymousSignInsEnabled: e.ANONYMOUS_SIGN_INS_ENABLED,
+      enumerationProtection: e.ENUMERATION_PROTECTION,
+      passwordMinLength: e.PASSWORD_MIN_LENGTH,
+      refreshTokenReuseInterval: e.REFRESH_TOKEN_REUSE_INTERVAL,
+      smtpUrl: e.SMTP_URL,
+      smtpFrom: e.SMTP_FROM ?? `UpNext <no-reply@${new URL(publicUrl).hostname}>`,
+      smtpMaxFrequency: e.SMTP_MAX_FREQUENCY,
+      rateLimits: Object.freeze({
+        token: e.RATE_LIMIT_TOKEN,
+        otp: e.RATE_LIMIT_OTP,
+        verify: e.RATE_LIMIT_VERIFY,
+        emailSent: e.RATE_LIMIT_EMAIL_SENT,
+      }),
+    }),
   });
 }

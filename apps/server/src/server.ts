@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
+import { loadAuthKeys } from './auth/keys.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
@@ -43,8 +44,9 @@ if (config.seedDemoData && (await seedDemoData(database.db, systemClock))) {
   log.info('demo data seeded');
 }
 
+const authKeys = await loadAuthKeys(config.auth, config.dataDir);
 const lifecycle = createLifecycle();
-const app = await buildApp({ config, database, lifecycle, logger: log });
+const app = await buildApp({ config, database, lifecycle, logger: log, authKeys });
 await app.listen({ host: config.host, port: config.port });
 lifecycle.ready = true;
 

@@ -1,4 +1,5 @@
 // The schema drizzle-kit reads and the typed client is built from.
+export * from './auth.ts';
 export * from './companies.ts';
 export * from './queues.ts';
 export * from './sessions.ts';

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { type Clock, systemClock } from '../lib/clock.ts';
+import type { AuthContext } from './context.ts';
+import { AuthError, authErrorHandler, sendAuthError } from './errors.ts';
+import { type AuthKeys, ephemeralKeys } from './keys.ts';
+import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
+import { metaRoutes } from './meta.routes.ts';
+import { createEmailQuota, createIpLimiter } from './rate-limit.ts';
+import { signupRoutes } from './signup.routes.ts';
+import { tokenRoutes } from './token.routes.ts';
+import { userRoutes } from './user.routes.ts';
+import { verifyRoutes } from './verify.routes.ts';
+
+export type AuthPluginOptions = {
+  config: Config;
+  database: Database;
+  /** Loaded by server.ts from JWT_PRIVATE_KEY or DATA_DIR; tests leave it out (in-memory key). */
+  keys?: AuthKeys | undefined;
+  clock?: Clock;
+  mailer?: Mailer;
+};
+
+/**
+ * The GoTrue-compatible auth API (CONTRACT.md), mounted at /auth/v1. Encapsulated: its JSON
+ * parser, error shape and not-found answer are GoTrue's and do not touch the /api envelope.
+ */
+export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, options) => {
+  const { config } = options;
+  const auth = config.auth;
+  const clock = options.clock ?? systemClock;
+  if (!options.keys && config.env === 'production') {
+    app.log.warn('auth: no signing key given; sessions will not survive a restart');
+  }
+  const keys = options.keys ?? ephemeralKeys(auth.jwtSecret);
+  const mailer =
+    options.mailer ??
+    (auth.smtpUrl
+      ? smtpMailer(auth.smtpUrl, auth.smtpFrom)
+      : devMailboxMailer(options.database.db));
+  if (mailer.kind === 'dev-mailbox' && config.env === 'production') {
+    app.log.warn('auth: SMTP_URL is not set; emails are kept in the database, not delivered');
+  }
+  const ctx: AuthContext = {
+    config,
+    auth,
+    db: options.database.db,
+    clock,
+    keys,
+    mailer,
+    limiter: createIpLimiter(clock),
+    emailQuota: createEmailQuota(clock, auth.rateLimits.emailSent),
+    redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
+  };
+
+  // auth-js sends `Content-Type: application/json;charset=UTF-8` even with no body (logout).
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    return json(request, text, done);
+  });
+
+  app.setErrorHandler(authErrorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendAuthError(request, reply, new AuthError(404, 'not_found', 'Not Found')),
+  );
+  app.addHook('onSend', async (_request, reply) => {
+    // Tokens and users must not sit in any cache.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  signupRoutes(app, ctx);
+  tokenRoutes(app, ctx);
+  verifyRoutes(app, ctx);
+  userRoutes(app, ctx);
+  metaRoutes(app, ctx);
+};

@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuthConfig, Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { AuthKeys } from './keys.ts';
+import type { Mailer } from './mailer.ts';
+import type { EmailQuota, IpLimiter } from './rate-limit.ts';
+import type { RedirectPolicy } from './redirect.ts';
+
+/** Everything the auth services need, passed explicitly (never the Fastify request). */
+export type AuthContext = {
+  config: Config;
+  auth: AuthConfig;
+  db: Db;
+  clock: Clock;
+  keys: AuthKeys;
+  mailer: Mailer;
+  limiter: IpLimiter;
+  emailQuota: EmailQuota;
+  redirects: RedirectPolicy;
+};
+
+export type RequestInfo = { ip: string; userAgent: string | null; requestId: string };
+
+export function requestInfo(request: FastifyRequest): RequestInfo {
+  const agent = request.headers['user-agent'];
+  return {
+    ip: request.ip,
+    userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
+    requestId: request.id,
+  };
+}

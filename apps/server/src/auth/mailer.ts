@@ -1,0 +1,49 @@
+import { and, desc, eq } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Db } from '../db/client.ts';
+import { authDevMailbox } from '../db/schema/auth.ts';
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'dev-mailbox';
+  send(message: MailMessage): Promise<void>;
+}
+
+/** Real delivery through an SMTP server (`smtp://user:pass@host:587`, `smtps://...`). */
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    kind: 'smtp',
+    async send(message) {
+      await transport.sendMail({ from, ...message });
+    },
+  };
+}
+
+/** Without SMTP, mail is kept in a table and shown to developers (never in production). */
+export function devMailboxMailer(db: Db): Mailer {
+  return {
+    kind: 'dev-mailbox',
+    async send(message) {
+      await db.insert(authDevMailbox).values(message);
+    },
+  };
+}
+
+export async function readDevMailbox(db: Db, to: string | undefined, limit = 50) {
+  const rows = await db
+    .select()
+    .from(authDevMailbox)
+    .where(to ? and(eq(authDevMailbox.to, to.trim().toLowerCase())) : undefined)
+    .orderBy(desc(authDevMailbox.createdAt), desc(authDevMailbox.id))
+    .limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to,
+    subject: row.subject,
+    text: row.text,
+    html: row.html,
+    created_at: row.createdAt.toISOString(),
+  }));
+}

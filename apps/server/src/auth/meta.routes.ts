@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { queryParam } from './body.ts';
+import type { AuthContext } from './context.ts';
+import { readDevMailbox } from './mailer.ts';
+
+export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  app.get('/.well-known/jwks.json', async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=600');
+    return ctx.keys.jwks();
+  });
+
+  app.get('/health', async () => ({
+    version: ctx.config.version,
+    name: 'GoTrue',
+    description: 'UpNext auth: a GoTrue-compatible API for user registration and authentication',
+  }));
+
+  app.get('/settings', async () => ({
+    external: {
+      email: true,
+      phone: false,
+      anonymous_users: ctx.auth.anonymousSignInsEnabled,
+      apple: false,
+      azure: false,
+      bitbucket: false,
+      discord: false,
+      facebook: false,
+      figma: false,
+      github: false,
+      gitlab: false,
+      google: false,
+      keycloak: false,
+      linkedin_oidc: false,
+      notion: false,
+      slack_oidc: false,
+      spotify: false,
+      twitch: false,
+      twitter: false,
+      workos: false,
+      zoom: false,
+    },
+    disable_signup: ctx.auth.disableSignup,
+    mailer_autoconfirm: ctx.auth.mailerAutoconfirm,
+    phone_autoconfirm: false,
+    sms_provider: '',
+    saml_enabled: false,
+    passkeys_enabled: false,
+  }));
+
+  // The developer mailbox: mail kept locally when no SMTP server is set. Never in production.
+  if (ctx.config.env !== 'production') {
+    app.get('/dev/mailbox', async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { messages: await readDevMailbox(ctx.db, queryParam(request.query, 'to')) };
+    });
+  }
+}

@@ -1,0 +1,171 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
+import type { AuthContext } from './context.ts';
+import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
+import { type AuthError, errors } from './errors.ts';
+import { renderAuthEmail, type TemplateKind } from './templates.ts';
+import { findUserByEmail, type UserRow } from './users.ts';
+
+/** Wrong codes a token survives; the next one deletes it. */
+export const MAX_OTP_ATTEMPTS = 5;
+
+export const emailVerifyTypes = [
+  'signup',
+  'email',
+  'magiclink',
+  'recovery',
+  'invite',
+  'email_change',
+] as const;
+export type EmailVerifyType = (typeof emailVerifyTypes)[number];
+
+/** Which stored tokens a verification type may consume. */
+export const tokenTypesFor: Record<EmailVerifyType, OneTimeTokenType[]> = {
+  signup: ['confirmation_token'],
+  email: ['confirmation_token', 'magiclink_token'],
+  magiclink: ['magiclink_token', 'confirmation_token'],
+  recovery: ['recovery_token'],
+  invite: [],
+  email_change: ['email_change_token_new', 'email_change_token_current'],
+};
+
+function otpHash(ctx: AuthContext, address: string, code: string): string {
+  return hmacHex(ctx.keys.hmacKey, `otp:${address}:${code}`);
+}
+
+export type IssuedToken = { linkToken: string; code: string; linkType: EmailVerifyType };
+
+/** Replaces the user's pending token of this type with a fresh link token and code. */
+export async function issueToken(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  tokenType: OneTimeTokenType,
+  address: string,
+  redirectTo: string,
+): Promise<{ linkToken: string; code: string }> {
+  const now = ctx.clock();
+  const linkToken = randomToken();
+  const code = randomCode(6);
+  await tx
+    .delete(authOneTimeTokens)
+    .where(and(eq(authOneTimeTokens.userId, user.id), eq(authOneTimeTokens.tokenType, tokenType)));
+  await tx.insert(authOneTimeTokens).values({
+    userId: user.id,
+    tokenType,
+    tokenHash: sha256Hex(linkToken),
+    otpHash: otpHash(ctx, address, code),
+    relatesTo: address,
+    redirectTo,
+    expiresAt: new Date(now.getTime() + ctx.auth.mailerOtpExp * 1000),
+    createdAt: now,
+    updatedAt: now,
+  });
+  const sentAt =
+    tokenType === 'recovery_token'
+      ? { recoverySentAt: now }
+      : tokenType === 'confirmation_token'
+        ? { confirmationSentAt: now }
+        : {};
+  if (Object.keys(sentAt).length > 0) {
+    await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
+  }
+  return { linkToken, code };
+}
+
+/** Sends an auth email (counting against the instance-wide quota). */
+export async function sendAuthEmail(
+  ctx: AuthContext,
+  kind: TemplateKind,
+  to: string,
+  link?: { linkToken: string; code: string; type: EmailVerifyType; redirectTo: string },
+): Promise<void> {
+  ctx.emailQuota.take();
+  const confirmationUrl = link
+    ? `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
+        token: link.linkToken,
+        type: link.type,
+        redirect_to: link.redirectTo,
+      })}`
+    : undefined;
+  await ctx.mailer.send(
+    renderAuthEmail(kind, {
+      to,
+      siteUrl: ctx.auth.siteUrl,
+      ...(confirmationUrl ? { confirmationUrl } : {}),
+      ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
+    }),
+  );
+}
+
+export type Verified = { user: UserRow; redirectTo: string | null };
+
+/**
+ * Consumes a token by its link hash (GET /verify's `token`, POST /verify's `token_hash`).
+ * Returns an error instead of throwing, so the caller's transaction still commits.
+ */
+export async function consumeByLink(
+  ctx: AuthContext,
+  tx: Tx,
+  linkToken: string,
+  type: EmailVerifyType,
+): Promise<Verified | AuthError> {
+  const [row] = await tx
+    .select()
+    .from(authOneTimeTokens)
+    .where(eq(authOneTimeTokens.tokenHash, sha256Hex(linkToken)))
+    .for('update');
+  if (!row || !tokenTypesFor[type].includes(row.tokenType)) return errors.otpExpired();
+  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
+  if (row.expiresAt.getTime() <= ctx.clock().getTime()) return errors.otpExpired();
+  const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, row.userId));
+  if (!user || user.deletedAt) return errors.otpExpired();
+  return { user, redirectTo: row.redirectTo };
+}
+
+/** Consumes a token by the address and the 6-digit code; wrong codes count against it. */
+export async function consumeByCode(
+  ctx: AuthContext,
+  tx: Tx,
+  email: string,
+  code: string,
+  type: EmailVerifyType,
+): Promise<Verified | AuthError> {
+  const user = await findUserByEmail(tx, email);
+  const types = tokenTypesFor[type];
+  if (!user || types.length === 0) return errors.otpExpired();
+  const rows = await tx
+    .select()
+    .from(authOneTimeTokens)
+    .where(and(eq(authOneTimeTokens.userId, user.id), inArray(authOneTimeTokens.tokenType, types)))
+    .for('update');
+  const now = ctx.clock().getTime();
+  const live = rows.filter((row) => row.expiresAt.getTime() > now);
+  const expected = otpHash(ctx, user.email ?? '', code.trim());
+  const match = live.find((row) => safeEqualHex(row.otpHash, expected));
+  if (!match) {
+    for (const row of live) {
+      if (row.attempts + 1 >= MAX_OTP_ATTEMPTS) {
+        await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
+      } else {
+        await tx
+          .update(authOneTimeTokens)
+          .set({ attempts: sql`${authOneTimeTokens.attempts} + 1` })
+          .where(eq(authOneTimeTokens.id, row.id));
+      }
+    }
+    return errors.otpExpired();
+  }
+  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, match.id));
+  return { user, redirectTo: match.redirectTo };
+}
+
+/** Clears every pending one-time token of a user (after a password change). */
+export async function clearTokens(tx: Tx, userId: string): Promise<void> {
+  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.userId, userId));
+}
+
+export function isVerifyType(value: unknown): value is EmailVerifyType {
+  return typeof value === 'string' && (emailVerifyTypes as readonly string[]).includes(value);
+}

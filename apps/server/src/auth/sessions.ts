@@ -1,0 +1,242 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { type AmrEntry, authRefreshTokens, authSessions, authUsers } from '../db/schema/auth.ts';
+import { audit } from './audit.ts';
+import type { AuthContext, RequestInfo } from './context.ts';
+import { sha256Hex } from './crypto.ts';
+import { AuthError, errors } from './errors.ts';
+import { identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
+
+export type SessionRow = typeof authSessions.$inferSelect;
+type RefreshRow = typeof authRefreshTokens.$inferSelect;
+
+/**
+ * The refresh token handed out for a row: an HMAC of the row id under a key derived from the
+ * signing key. The database keeps only SHA-256 of it, yet the server can hand the current
+ * token out again (the "parent of the active token" rule) without storing it.
+ */
+function refreshTokenFor(ctx: AuthContext, rowId: string): string {
+  return createHmac('sha256', ctx.keys.hmacKey).update(`refresh:${rowId}`).digest('base64url');
+}
+
+async function insertRefreshToken(
+  ctx: AuthContext,
+  tx: Tx,
+  session: SessionRow,
+  parentId: string | null,
+  now: Date,
+): Promise<string> {
+  const id = randomUUID();
+  const token = refreshTokenFor(ctx, id);
+  await tx.insert(authRefreshTokens).values({
+    id,
+    tokenHash: sha256Hex(token),
+    sessionId: session.id,
+    userId: session.userId,
+    parentId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return token;
+}
+
+async function accessTokenFor(ctx: AuthContext, user: UserRow, session: SessionRow, now: Date) {
+  const iat = Math.floor(now.getTime() / 1000);
+  const exp = iat + ctx.auth.jwtExp;
+  const token = await ctx.keys.sign({
+    iss: ctx.auth.jwtIssuer,
+    sub: user.id,
+    aud: user.aud,
+    exp,
+    iat,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: user.appMetadata,
+    user_metadata: user.userMetadata,
+    role: user.role,
+    aal: session.aal,
+    amr: [...session.amr].sort((a, b) => b.timestamp - a.timestamp),
+    session_id: session.id,
+    is_anonymous: user.isAnonymous,
+  });
+  return { token, exp };
+}
+
+async function sessionJson(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  session: SessionRow,
+  refreshToken: string,
+  now: Date,
+) {
+  const { token, exp } = await accessTokenFor(ctx, user, session, now);
+  return {
+    access_token: token,
+    token_type: 'bearer' as const,
+    expires_in: ctx.auth.jwtExp,
+    expires_at: exp,
+    refresh_token: refreshToken,
+    user: userJson(user, await identitiesOf(tx, user.id)),
+  };
+}
+
+export type SessionJson = Awaited<ReturnType<typeof sessionJson>>;
+
+/** A new session (aal1) after a first-factor sign-in by `method`. */
+export async function startSession(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  method: string,
+  info: RequestInfo,
+): Promise<SessionJson> {
+  const now = ctx.clock();
+  const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
+  const [session] = await tx
+    .insert(authSessions)
+    .values({
+      userId: user.id,
+      aal: 'aal1',
+      amr,
+      userAgent: info.userAgent,
+      ip: info.ip,
+      refreshedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  const [signedIn] = await tx
+    .update(authUsers)
+    .set({ lastSignInAt: now })
+    .where(eq(authUsers.id, user.id))
+    .returning();
+  const refreshToken = await insertRefreshToken(ctx, tx, session as SessionRow, null, now);
+  await audit(tx, info, 'login', user.id, { method, session_id: (session as SessionRow).id });
+  return sessionJson(ctx, tx, signedIn as UserRow, session as SessionRow, refreshToken, now);
+}
+
+const refreshNotFound = () =>
+  new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+
+/**
+ * Refresh-token rotation (CONTRACT.md §3). The session row is locked first, so concurrent
+ * refreshes of one session run one after the other, on PGlite and on PostgreSQL alike.
+ * Reuse outside the rules revokes the whole session; that commits although the call fails.
+ */
+export async function refreshSession(
+  ctx: AuthContext,
+  presented: string,
+  info: RequestInfo,
+): Promise<SessionJson> {
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const tokenHash = sha256Hex(presented);
+    const [found] = await tx
+      .select({ sessionId: authRefreshTokens.sessionId })
+      .from(authRefreshTokens)
+      .where(eq(authRefreshTokens.tokenHash, tokenHash))
+      .limit(1);
+    if (!found) return { error: refreshNotFound() };
+    const [session] = await tx
+      .select()
+      .from(authSessions)
+      .where(eq(authSessions.id, found.sessionId))
+      .for('update');
+    if (!session) return { error: refreshNotFound() };
+    // Re-read under the lock: another refresh may have rotated it meanwhile.
+    const [token] = await tx
+      .select()
+      .from(authRefreshTokens)
+      .where(eq(authRefreshTokens.tokenHash, tokenHash));
+    if (!token) return { error: refreshNotFound() };
+
+    const now = ctx.clock();
+    const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, session.userId));
+    if (!user || user.deletedAt) return { error: refreshNotFound() };
+    if (isBanned(user, now)) return { error: errors.userBanned() };
+    if (session.notAfter && session.notAfter.getTime() <= now.getTime()) {
+      return {
+        error: new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired'),
+      };
+    }
+
+    let refreshToken: string;
+    if (!token.revoked) {
+      await revokeToken(tx, token, now);
+      refreshToken = await insertRefreshToken(ctx, tx, session, token.id, now);
+    } else {
+      const [active] = await tx
+        .select()
+        .from(authRefreshTokens)
+        .where(
+          and(eq(authRefreshTokens.sessionId, session.id), eq(authRefreshTokens.revoked, false)),
+        )
+        .orderBy(desc(authRefreshTokens.createdAt))
+        .limit(1);
+      const revokedFor = now.getTime() - token.updatedAt.getTime();
+      if (active && active.parentId === token.id) {
+        // The client lost the answer to its last refresh, or another tab was first.
+        refreshToken = refreshTokenFor(ctx, active.id);
+      } else if (revokedFor < ctx.auth.refreshTokenReuseInterval * 1000) {
+        refreshToken = await insertRefreshToken(ctx, tx, session, token.id, now);
+      } else {
+        await tx.delete(authSessions).where(eq(authSessions.id, session.id));
+        await audit(tx, info, 'token_revoked', user.id, {
+          reason: 'refresh_token_reuse',
+          session_id: session.id,
+        });
+        return {
+          error: new AuthError(
+            400,
+            'refresh_token_already_used',
+            'Invalid Refresh Token: Already Used',
+          ),
+        };
+      }
+    }
+    const [refreshed] = await tx
+      .update(authSessions)
+      .set({ refreshedAt: now, updatedAt: now, ip: info.ip, userAgent: info.userAgent })
+      .where(eq(authSessions.id, session.id))
+      .returning();
+    await audit(tx, info, 'token_refreshed', user.id, { session_id: session.id });
+    return {
+      session: await sessionJson(ctx, tx, user, refreshed as SessionRow, refreshToken, now),
+    };
+  });
+  if ('error' in outcome) throw outcome.error;
+  return outcome.session;
+}
+
+async function revokeToken(tx: Tx, token: RefreshRow, now: Date) {
+  await tx
+    .update(authRefreshTokens)
+    .set({ revoked: true, updatedAt: now })
+    .where(eq(authRefreshTokens.id, token.id));
+}
+
+export async function findSession(tx: Db | Tx, id: string): Promise<SessionRow | undefined> {
+  const [session] = await tx.select().from(authSessions).where(eq(authSessions.id, id));
+  return session;
+}
+
+/** Deletes sessions (their refresh tokens cascade): all, only `sessionId`, or all but it. */
+export async function endSessions(
+  tx: Tx,
+  userId: string,
+  scope: 'global' | 'local' | 'others',
+  sessionId: string | undefined,
+): Promise<void> {
+  if (scope === 'global' || !sessionId) {
+    await tx.delete(authSessions).where(eq(authSessions.userId, userId));
+  } else if (scope === 'local') {
+    await tx
+      .delete(authSessions)
+      .where(and(eq(authSessions.userId, userId), eq(authSessions.id, sessionId)));
+  } else {
+    await tx
+      .delete(authSessions)
+      .where(and(eq(authSessions.userId, userId), ne(authSessions.id, sessionId)));
+  }
+}

@@ -1,0 +1,124 @@
+import { createServer } from 'node:net';
+import { AuthClient } from '@supabase/auth-js';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createLifecycle } from '../lib/lifecycle.ts';
+import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+
+/** A free loopback port, so PUBLIC_URL (and the links in emails) can name it up front. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type MailboxMessage = {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  created_at: string;
+};
+
+/**
+ * The real app, listening on loopback, over a fresh database of the given driver, with an
+ * in-memory signing key. Rate limits and the send interval are off unless `env` sets them.
+ */
+export async function startAuthServer(
+  driver: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+) {
+  const database: TestDatabase = await createTestDatabase(driver);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      SEED_DEMO_DATA: 'false',
+      RATE_LIMIT_TOKEN: '0',
+      RATE_LIMIT_OTP: '0',
+      RATE_LIMIT_VERIFY: '0',
+      RATE_LIMIT_EMAIL_SENT: '0',
+      SMTP_MAX_FREQUENCY: '0',
+      ...env,
+    }),
+    webDistDir: '/nonexistent-web-dist',
+  };
+  const lifecycle = createLifecycle();
+  lifecycle.ready = true;
+  const app = await buildApp({ config, database, lifecycle });
+  await app.listen({ host: '127.0.0.1', port });
+  const authUrl = `${baseUrl}/auth/v1`;
+
+  async function mailbox(to: string): Promise<MailboxMessage[]> {
+    const response = await fetch(`${authUrl}/dev/mailbox?to=${encodeURIComponent(to)}`);
+    if (!response.ok) throw new Error(`mailbox answered ${response.status}`);
+    return ((await response.json()) as { messages: MailboxMessage[] }).messages;
+  }
+
+  /** The newest message to `to`, with its 6-digit code and its link. */
+  async function lastMail(to: string) {
+    const [message] = await mailbox(to);
+    if (!message) throw new Error(`no mail for ${to}`);
+    const code = /code: (\d{6})/.exec(message.text)?.[1];
+    const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(message.text)?.[1];
+    return { ...message, code, link };
+  }
+
+  /** The official client, unmodified, with an in-memory storage. */
+  function client(options: { flowType?: 'implicit' | 'pkce' } = {}) {
+    const store = new Map<string, string>();
+    return new AuthClient({
+      url: authUrl,
+      storage: {
+        getItem: (key) => store.get(key) ?? null,
+        setItem: (key, value) => {
+          store.set(key, value);
+        },
+        removeItem: (key) => {
+          store.delete(key);
+        },
+      },
+      autoRefreshToken: false,
+      persistSession: true,
+      detectSessionInUrl: false,
+      ...options,
+    });
+  }
+
+  return {
+    app,
+    config,
+    database,
+    db: database.db,
+    baseUrl,
+    authUrl,
+    mailbox,
+    lastMail,
+    client,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export type AuthServer = Awaited<ReturnType<typeof startAuthServer>>;
+
+let counter = 0;
+/** A unique address per call, so tests sharing a server never collide. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter++;
+  return `${prefix}.${Date.now().toString(36)}.${counter}@example.com`;
+}

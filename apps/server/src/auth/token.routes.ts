@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { authUsers } from '../db/schema/auth.ts';
+import { optionalString, parseBody, queryParam } from './body.ts';
+import { type AuthContext, requestInfo } from './context.ts';
+import { AuthError, errors } from './errors.ts';
+import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
+import { refreshSession, startSession } from './sessions.ts';
+import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
+
+const passwordBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  password: optionalString,
+});
+const refreshBody = z.object({ refresh_token: optionalString });
+
+export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  app.post('/token', async (request) => {
+    const info = requestInfo(request);
+    ctx.limiter.hit('token', info.ip, ctx.auth.rateLimits.token);
+    const grantType = queryParam(request.query, 'grant_type');
+
+    if (grantType === 'password') {
+      const body = parseBody(passwordBody, request.body);
+      if (!body.password || (!body.email && !body.phone)) {
+        throw errors.validation('You must provide either an email or phone number and a password');
+      }
+      const user = body.email
+        ? await findUserByEmail(ctx.db, normaliseEmail(body.email))
+        : undefined;
+      if (!user?.encryptedPassword) {
+        await burnPasswordCheck(body.password);
+        throw errors.invalidCredentials();
+      }
+      const check = await checkPassword(body.password, user.encryptedPassword);
+      if (!check.ok) throw errors.invalidCredentials();
+      if (isBanned(user, ctx.clock())) throw errors.userBanned();
+      if (!user.emailConfirmedAt) {
+        throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+      }
+      const rehashed = check.needsRehash ? await hashPassword(body.password) : undefined;
+      const session = await ctx.db.transaction(async (tx) => {
+        if (rehashed) {
+          // An imported bcrypt hash becomes argon2id on its first successful use.
+          await tx
+            .update(authUsers)
+            .set({ encryptedPassword: rehashed })
+            .where(eq(authUsers.id, user.id));
+        }
+        return startSession(ctx, tx, user, 'password', info);
+      });
+      if (body.password.length < ctx.auth.passwordMinLength) {
+        return {
+          ...session,
+          weak_password: {
+            reasons: ['length'],
+            message: `Password should be at least ${ctx.auth.passwordMinLength} characters.`,
+          },
+        };
+      }
+      return session;
+    }
+
+    if (grantType === 'refresh_token') {
+      const body = parseBody(refreshBody, request.body);
+      if (!body.refresh_token) {
+        throw new AuthError(400, 'validation_failed', 'refresh_token required');
+      }
+      return refreshSession(ctx, body.refresh_token, info);
+    }
+
+    throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
+  });
+}

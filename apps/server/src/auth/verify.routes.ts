@@ -1,0 +1,259 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { audit } from './audit.ts';
+import { metadata, optionalString, parseBody, queryParam } from './body.ts';
+import { type AuthContext, type RequestInfo, requestInfo } from './context.ts';
+import { AuthError, errors } from './errors.ts';
+import {
+  consumeByCode,
+  consumeByLink,
+  type EmailVerifyType,
+  issueToken,
+  isVerifyType,
+  sendAuthEmail,
+} from './one-time-tokens.ts';
+import { claimSendSlot } from './rate-limit.ts';
+import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
+import { type SessionJson, startSession } from './sessions.ts';
+import { invalidEmail } from './signup.routes.ts';
+import {
+  confirmEmail,
+  createEmailUser,
+  findUserByEmail,
+  isBanned,
+  isValidEmail,
+  normaliseEmail,
+} from './users.ts';
+
+const verifyBody = z.object({
+  type: optionalString,
+  email: optionalString,
+  phone: optionalString,
+  token: optionalString,
+  token_hash: optionalString,
+});
+const otpBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  data: metadata,
+  create_user: z.boolean().nullish(),
+  channel: optionalString,
+});
+const emailBody = z.object({ email: optionalString, phone: optionalString, type: optionalString });
+
+/** The amr method a verification type signs in with. */
+const methodOf: Record<EmailVerifyType, string> = {
+  signup: 'otp',
+  email: 'otp',
+  magiclink: 'magiclink',
+  recovery: 'recovery',
+  invite: 'invite',
+  email_change: 'email_change',
+};
+
+function validEmail(raw: string | null | undefined): string {
+  if (!raw) throw errors.validation('An email address is required');
+  const email = normaliseEmail(raw);
+  if (!isValidEmail(email)) throw invalidEmail();
+  return email;
+}
+
+export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  /** Verifies in one transaction that commits failed attempts too, then signs in. */
+  async function verify(
+    info: RequestInfo,
+    type: EmailVerifyType,
+    by: { linkToken: string } | { email: string; code: string },
+  ): Promise<{ session: SessionJson; redirectTo: string | null }> {
+    const outcome = await ctx.db.transaction(async (tx) => {
+      const verified =
+        'linkToken' in by
+          ? await consumeByLink(ctx, tx, by.linkToken, type)
+          : await consumeByCode(ctx, tx, by.email, by.code, type);
+      if (verified instanceof AuthError) return verified;
+      const now = ctx.clock();
+      if (isBanned(verified.user, now)) return errors.userBanned();
+      const user = await confirmEmail(tx, verified.user, now);
+      return {
+        session: await startSession(ctx, tx, user, methodOf[type], info),
+        redirectTo: verified.redirectTo,
+      };
+    });
+    if (outcome instanceof AuthError) throw outcome;
+    return outcome;
+  }
+
+  app.post('/verify', async (request) => {
+    const info = requestInfo(request);
+    ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
+    const body = parseBody(verifyBody, request.body);
+    if (!isVerifyType(body.type)) {
+      if (body.type === 'sms' || body.type === 'phone_change') throw errors.phoneDisabled();
+      throw errors.validation('Verify requires a verification type');
+    }
+    if (body.token_hash) {
+      if (body.email || body.phone) {
+        throw errors.validation('Only the token_hash and type should be provided');
+      }
+      return (await verify(info, body.type, { linkToken: body.token_hash })).session;
+    }
+    if (body.phone) throw errors.phoneDisabled();
+    if (!body.email || !body.token) {
+      throw errors.validation('Verify requires either a token_hash or an email and a token');
+    }
+    return (await verify(info, body.type, { email: normaliseEmail(body.email), code: body.token }))
+      .session;
+  });
+
+  // The link in an email: a browser navigation, answered with a redirect either way.
+  app.get('/verify', async (request, reply) => {
+    const info = requestInfo(request);
+    const type = queryParam(request.query, 'type');
+    const token = queryParam(request.query, 'token');
+    const requested = queryParam(request.query, 'redirect_to');
+    const target = resolveRedirect(ctx.redirects, requested);
+    const go = (fragment: Record<string, string>) =>
+      redirectWithFragment(reply, target, { ...fragment, sb: '' });
+    try {
+      ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
+      if (!isVerifyType(type) || !token) throw errors.otpExpired();
+      const { session, redirectTo } = await verify(info, type, { linkToken: token });
+      // Without a redirect_to in the link, go where the link was issued for.
+      const destination =
+        !requested && redirectTo && isAllowedRedirect(redirectTo, ctx.redirects)
+          ? redirectTo
+          : target;
+      return redirectWithFragment(reply, destination, {
+        access_token: session.access_token,
+        expires_at: String(session.expires_at),
+        expires_in: String(session.expires_in),
+        refresh_token: session.refresh_token,
+        token_type: 'bearer',
+        type,
+        sb: '',
+      });
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      const description =
+        error.code === 'otp_expired' ? 'Email link is invalid or has expired' : error.message;
+      return go({
+        error: error.status === 429 ? 'server_error' : 'access_denied',
+        error_code: error.code,
+        error_description: description,
+      });
+    }
+  });
+
+  app.post('/otp', async (request) => {
+    const info = requestInfo(request);
+    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    const body = parseBody(otpBody, request.body);
+    if (!body.email && body.phone) throw errors.phoneDisabled();
+    const email = validEmail(body.email);
+    const redirectTo = resolveRedirect(
+      ctx.redirects,
+      queryParam(request.query, 'redirect_to'),
+      request.headers.referer,
+    );
+    const createUser = body.create_user ?? true;
+    const user = await findUserByEmail(ctx.db, email);
+    const mayCreate = createUser && !ctx.auth.disableSignup;
+    if (!user && !mayCreate && !ctx.auth.enumerationProtection) {
+      throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+    }
+    // Known or not, one message per address per interval: the 429 reveals nothing.
+    await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
+
+    if (!user && !mayCreate) {
+      // GoTrue answers 422 otp_disabled here, which tells anyone the address has no account.
+      await sendAuthEmail(ctx, 'no_account', email);
+      return {};
+    }
+    const { kind, type, link } = await ctx.db.transaction(async (tx) => {
+      const now = ctx.clock();
+      if (!user?.emailConfirmedAt) {
+        const target =
+          user ??
+          (await createEmailUser(tx, {
+            email,
+            encryptedPassword: null,
+            userMetadata: body.data ?? {},
+            confirmedAt: null,
+            now,
+            aud: ctx.auth.jwtAud,
+          }));
+        if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
+        const issued = await issueToken(ctx, tx, target, 'confirmation_token', email, redirectTo);
+        return { kind: 'signup' as const, type: 'signup' as const, link: issued };
+      }
+      const issued = await issueToken(ctx, tx, user, 'magiclink_token', email, redirectTo);
+      await audit(tx, info, 'magiclink_requested', user.id, {});
+      return { kind: 'magiclink' as const, type: 'magiclink' as const, link: issued };
+    });
+    await sendAuthEmail(ctx, kind, email, { ...link, type, redirectTo });
+    return {};
+  });
+
+  app.post('/recover', async (request) => {
+    const info = requestInfo(request);
+    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    const body = parseBody(emailBody, request.body);
+    const email = validEmail(body.email);
+    const redirectTo = resolveRedirect(
+      ctx.redirects,
+      queryParam(request.query, 'redirect_to'),
+      request.headers.referer,
+    );
+    await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
+    const user = await findUserByEmail(ctx.db, email);
+    if (user) {
+      const link = await ctx.db.transaction(async (tx) => {
+        const issued = await issueToken(ctx, tx, user, 'recovery_token', email, redirectTo);
+        await audit(tx, info, 'user_recovery_requested', user.id, {});
+        return issued;
+      });
+      await sendAuthEmail(ctx, 'recovery', email, { ...link, type: 'recovery', redirectTo });
+    }
+    return {};
+  });
+
+  app.post('/resend', async (request) => {
+    const info = requestInfo(request);
+    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    const body = parseBody(emailBody, request.body);
+    if (body.type === 'sms' || body.type === 'phone_change') throw errors.phoneDisabled();
+    if (body.type !== 'signup' && body.type !== 'email_change') {
+      throw errors.validation(
+        'Missing one of these types: signup, email_change, sms, phone_change',
+      );
+    }
+    const email = validEmail(body.email);
+    const redirectTo = resolveRedirect(
+      ctx.redirects,
+      queryParam(request.query, 'redirect_to'),
+      request.headers.referer,
+    );
+    await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
+    const user = body.type === 'signup' ? await findUserByEmail(ctx.db, email) : undefined;
+    if (user && !user.emailConfirmedAt) {
+      const link = await ctx.db.transaction(async (tx) => {
+        const issued = await issueToken(ctx, tx, user, 'confirmation_token', email, redirectTo);
+        await audit(tx, info, 'user_confirmation_requested', user.id, {});
+        return issued;
+      });
+      await sendAuthEmail(ctx, 'signup', email, { ...link, type: 'signup', redirectTo });
+    }
+    return {};
+  });
+}
+
+function redirectWithFragment(
+  reply: FastifyReply,
+  target: string,
+  fragment: Record<string, string>,
+): FastifyReply {
+  const base = target.split('#', 1)[0] as string;
+  return reply
+    .header('cache-control', 'no-store')
+    .redirect(`${base}#${new URLSearchParams(fragment).toString()}`, 303);
+}
