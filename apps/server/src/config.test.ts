@@ -42,6 +42,13 @@ describe('configuration', () => {
     ['PUBLIC_URL', 'not a url', /PUBLIC_URL: must be an absolute URL/],
     ['CORS_ORIGINS', 'https://a.example.com/path', /CORS_ORIGINS: .* is not an origin/],
     ['SEED_DEMO_DATA', 'maybe', /SEED_DEMO_DATA: must be true or false/],
+    ['JWT_EXP', '60', /JWT_EXP: must be at least 120 seconds/],
+    ['JWT_SECRET', 'short', /JWT_SECRET: must be at least 32 characters/],
+    ['JWT_PRIVATE_KEY', 'abc', /JWT_PRIVATE_KEY: must be a PEM private key or a private JWK/],
+    ['SMTP_URL', 'http://mail', /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/],
+    ['PASSWORD_MIN_LENGTH', '4', /PASSWORD_MIN_LENGTH: must be at least 6/],
+    ['MAILER_AUTOCONFIRM', 'perhaps', /MAILER_AUTOCONFIRM: must be true or false/],
+    ['SITE_URL', 'nope', /SITE_URL: must be an absolute URL/],
   ])('names the bad variable %s=%s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -49,5 +56,51 @@ describe('configuration', () => {
 
   it('lists every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT[\s\S]*LOG_LEVEL/);
+  });
+
+  it('gives the auth service safe defaults: confirmation by email, no anonymous users, limits on', () => {
+    const { auth } = loadConfig({ PUBLIC_URL: 'https://queue.example.com' });
+    expect(auth).toMatchObject({
+      siteUrl: 'https://queue.example.com',
+      uriAllowList: [],
+      externalUrl: 'https://queue.example.com/auth/v1',
+      jwtIssuer: 'https://queue.example.com/auth/v1',
+      jwtExp: 3600,
+      jwtAud: 'authenticated',
+      mailerAutoconfirm: false,
+      anonymousSignInsEnabled: false,
+      enumerationProtection: true,
+      disableSignup: false,
+      passwordMinLength: 8,
+      refreshTokenReuseInterval: 10,
+      mailerOtpExp: 3600,
+      smtpUrl: undefined,
+      smtpFrom: 'UpNext <no-reply@queue.example.com>',
+      smtpMaxFrequency: 60,
+      rateLimits: { token: 150, otp: 30, verify: 30, emailSent: 30 },
+    });
+    expect(auth.jwtSecret).toBeUndefined();
+    expect(auth.jwtPrivateKey).toBeUndefined();
+  });
+
+  it('takes the auth settings from the environment', () => {
+    const { auth } = loadConfig({
+      SITE_URL: 'https://app.example.com/',
+      URI_ALLOW_LIST: 'https://*.example.com/**, com.example.app://callback',
+      MAILER_AUTOCONFIRM: 'true',
+      ANONYMOUS_SIGN_INS_ENABLED: 'true',
+      JWT_EXP: '900',
+      SMTP_URL: 'smtp://user:pass@mail.example.com:587',
+      SMTP_FROM: 'Queue <queue@example.com>',
+      RATE_LIMIT_TOKEN: '0',
+    });
+    expect(auth.siteUrl).toBe('https://app.example.com');
+    expect(auth.uriAllowList).toEqual(['https://*.example.com/**', 'com.example.app://callback']);
+    expect(auth.mailerAutoconfirm).toBe(true);
+    expect(auth.anonymousSignInsEnabled).toBe(true);
+    expect(auth.jwtExp).toBe(900);
+    expect(auth.smtpUrl).toBe('smtp://user:pass@mail.example.com:587');
+    expect(auth.smtpFrom).toBe('Queue <queue@example.com>');
+    expect(auth.rateLimits.token).toBe(0);
   });
 });
