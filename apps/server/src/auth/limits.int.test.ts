@@ -1,0 +1,237 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { authSendLog } from '../db/schema/auth.ts';
+import { testDrivers } from '../test/database.ts';
+import { type AuthServer, startAuthServer, uniqueEmail } from './testing.ts';
+
+const PASSWORD = 'correct horse battery';
+const HEADERS = {
+  'content-type': 'application/json;charset=UTF-8',
+  'x-supabase-api-version': '2024-01-01',
+};
+
+type Json = Record<string, unknown>;
+
+async function post(
+  server: AuthServer,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const started = performance.now();
+  const response = await fetch(`${server.authUrl}${path}`, {
+    method: 'POST',
+    headers: { ...HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Json;
+  return { status: response.status, json, ms: performance.now() - started };
+}
+
+async function confirmedUser(server: AuthServer) {
+  const email = uniqueEmail('known');
+  await post(server, '/signup', { email, password: PASSWORD });
+  const [mail] = await server.mailbox(email);
+  const code = /code: (\d{6})/.exec(mail?.text ?? '')?.[1];
+  expect((await post(server, '/verify', { email, token: code, type: 'signup' })).status).toBe(200);
+  return email;
+}
+
+describe.each(testDrivers)('auth limits and enumeration resistance (%s)', (driver) => {
+  const servers: AuthServer[] = [];
+  const start = async (env: Record<string, string>) => {
+    const server = await startAuthServer(driver, env);
+    servers.push(server);
+    return server;
+  };
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  it('limits requests per client IP with 429 over_request_rate_limit; a spoofed X-Forwarded-For does not help', async () => {
+    const server = await start({ RATE_LIMIT_OTP: '3', TRUST_PROXY: 'false' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(
+        (
+          await post(
+            server,
+            '/recover',
+            { email: uniqueEmail() },
+            { 'x-forwarded-for': `203.0.113.${i}` },
+          )
+        ).status,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const limited = await post(server, '/signup', { email: uniqueEmail(), password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(limited.json).toEqual({
+      code: 'over_request_rate_limit',
+      message: 'Request rate limit reached',
+    });
+  });
+
+  it('counts each client separately behind a trusted proxy', async () => {
+    const server = await start({ RATE_LIMIT_TOKEN: '2', TRUST_PROXY: '127.0.0.1' });
+    const attempt = (ip: string) =>
+      post(
+        server,
+        '/token?grant_type=password',
+        { email: uniqueEmail(), password: PASSWORD },
+        { 'x-forwarded-for': ip },
+      );
+    expect((await attempt('198.51.100.1')).status).toBe(400);
+    expect((await attempt('198.51.100.1')).status).toBe(400);
+    expect((await attempt('198.51.100.1')).status).toBe(429);
+    expect((await attempt('198.51.100.2')).status).toBe(400);
+  });
+
+  it('limits /verify per IP', async () => {
+    const server = await start({ RATE_LIMIT_VERIFY: '1' });
+    const body = { email: uniqueEmail(), token: '123456', type: 'email' };
+    expect((await post(server, '/verify', body)).status).toBe(403);
+    expect((await post(server, '/verify', body)).status).toBe(429);
+  });
+
+  it('sends to one address at most once a minute, whether or not it has an account', async () => {
+    const server = await start({ SMTP_MAX_FREQUENCY: '60' });
+    const known = await confirmedUser(server);
+    // Its confirmation mail just went out, which counts too: start from a clean slate.
+    await server.db.delete(authSendLog);
+    const unknown = uniqueEmail('unknown');
+    for (const email of [known, unknown]) {
+      const first = await post(server, '/recover', { email });
+      const second = await post(server, '/recover', { email: email.toUpperCase() });
+      expect(first.status).toBe(200);
+      expect(second.status).toBe(429);
+      expect(second.json.code).toBe('over_email_send_rate_limit');
+      expect(second.json.message).toMatch(
+        /^For security purposes, you can only request this after \d+ seconds\.$/,
+      );
+    }
+    for (const email of [uniqueEmail('otp')]) {
+      expect((await post(server, '/otp', { email })).status).toBe(200);
+      expect((await post(server, '/otp', { email })).status).toBe(429);
+    }
+  });
+
+  it('answers recover and otp the same for known and unknown addresses', async () => {
+    const server = await start({});
+    const known = await confirmedUser(server);
+    const unknown = uniqueEmail('unknown');
+    for (const path of ['/recover', '/resend']) {
+      const body = (email: string) => (path === '/resend' ? { email, type: 'signup' } : { email });
+      const a = await post(server, path, body(known));
+      const b = await post(server, path, body(unknown));
+      expect([a.status, a.json]).toEqual([200, {}]);
+      expect([b.status, b.json]).toEqual([a.status, a.json]);
+      expect(Math.max(a.ms, b.ms)).toBeLessThan(1500);
+    }
+    // create_user:false: GoTrue says otp_disabled only for unknown addresses; we do not.
+    const a = await post(server, '/otp', { email: known, create_user: false });
+    const b = await post(server, '/otp', { email: unknown, create_user: false });
+    expect([a.status, a.json]).toEqual([200, {}]);
+    expect([b.status, b.json]).toEqual([200, {}]);
+    const [notice] = await server.mailbox(unknown);
+    expect(notice?.subject).toBe('Sign-in attempt at UpNext');
+    expect(notice?.text).not.toMatch(/\d{6}/);
+  });
+
+  it("keeps GoTrue's otp_disabled answer when enumeration protection is switched off", async () => {
+    const server = await start({ ENUMERATION_PROTECTION: 'false' });
+    const answer = await post(server, '/otp', { email: uniqueEmail(), create_user: false });
+    expect(answer.status).toBe(422);
+    expect(answer.json).toEqual({ code: 'otp_disabled', message: 'Signups not allowed for otp' });
+  });
+
+  it('answers a sign-up for a confirmed address with a fake user of the same shape and time class', async () => {
+    const server = await start({});
+    const known = await confirmedUser(server);
+    const fresh = await post(server, '/signup', {
+      email: uniqueEmail('fresh'),
+      password: PASSWORD,
+    });
+    const repeat = await post(server, '/signup', { email: known, password: 'some other password' });
+    expect(repeat.status).toBe(fresh.status);
+    expect(Object.keys(repeat.json).sort()).toEqual(Object.keys(fresh.json).sort());
+    expect(repeat.json.identities).toEqual([]);
+    expect(repeat.json.role).toBe('');
+    expect(repeat.json.id).not.toBe(fresh.json.id);
+    expect(Math.abs(repeat.ms - fresh.ms)).toBeLessThan(400);
+    // The owner hears about it; the password was not changed.
+    const [notice] = await server.mailbox(known);
+    expect(notice?.subject).toBe('You already have an UpNext account');
+    const signIn = await post(server, '/token?grant_type=password', {
+      email: known,
+      password: PASSWORD,
+    });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('re-sends the confirmation to an unconfirmed address without changing the stored user', async () => {
+    const server = await start({});
+    const email = uniqueEmail('pending');
+    const first = await post(server, '/signup', {
+      email,
+      password: PASSWORD,
+      data: { name: 'first' },
+    });
+    const second = await post(server, '/signup', {
+      email,
+      password: 'attacker password!',
+      data: { name: 'evil' },
+    });
+    expect(second.status).toBe(200);
+    expect(second.json.id).toBe(first.json.id);
+    expect(second.json.user_metadata).toEqual({ name: 'first' });
+    const mails = await server.mailbox(email);
+    expect(mails).toHaveLength(2);
+    const code = /code: (\d{6})/.exec(mails[0]?.text ?? '')?.[1];
+    expect((await post(server, '/verify', { email, token: code, type: 'signup' })).status).toBe(
+      200,
+    );
+    expect(
+      (await post(server, '/token?grant_type=password', { email, password: PASSWORD })).status,
+    ).toBe(200);
+    expect(
+      (await post(server, '/token?grant_type=password', { email, password: 'attacker password!' }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('caps emails per hour for the whole instance', async () => {
+    const server = await start({ RATE_LIMIT_EMAIL_SENT: '2' });
+    expect((await post(server, '/otp', { email: uniqueEmail() })).status).toBe(200);
+    expect((await post(server, '/otp', { email: uniqueEmail() })).status).toBe(200);
+    const third = await post(server, '/otp', { email: uniqueEmail() });
+    expect([third.status, third.json.code]).toEqual([429, 'over_email_send_rate_limit']);
+  });
+
+  it('hides the dev mailbox in production', async () => {
+    const server = await start({ NODE_ENV: 'production' });
+    const response = await fetch(`${server.authUrl}/dev/mailbox?to=a@example.com`);
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('anonymous sign-in when enabled', () => {
+  let server: AuthServer;
+  beforeAll(async () => {
+    server = await startAuthServer('pglite', { ANONYMOUS_SIGN_INS_ENABLED: 'true' });
+  });
+  afterAll(() => server?.close());
+
+  it('creates an anonymous user with a session whose amr is anonymous', async () => {
+    const { data, error } = await server
+      .client()
+      .signInAnonymously({ options: { data: { nick: 'guest' } } });
+    expect(error).toBeNull();
+    expect(data.user?.is_anonymous).toBe(true);
+    expect(data.user?.user_metadata).toEqual({ nick: 'guest' });
+    const claims = JSON.parse(
+      Buffer.from((data.session?.access_token ?? '').split('.')[1] ?? '', 'base64url').toString(),
+    );
+    expect(claims.is_anonymous).toBe(true);
+    expect(claims.amr[0].method).toBe('anonymous');
+  });
+});
