@@ -68,6 +68,7 @@ describe('configuration', () => {
       jwtExp: 3600,
       jwtAud: 'authenticated',
       mailerAutoconfirm: false,
+      mailerSecureEmailChange: true,
       anonymousSignInsEnabled: false,
       enumerationProtection: true,
       disableSignup: false,

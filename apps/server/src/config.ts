@@ -99,6 +99,7 @@ const envSchema = z.object({
     )
     .optional(),
   MAILER_AUTOCONFIRM: booleanFromEnv.default(false),
+  MAILER_SECURE_EMAIL_CHANGE_ENABLED: booleanFromEnv.default(true),
   MAILER_OTP_EXP: seconds.min(60).max(86_400).default(3600),
   DISABLE_SIGNUP: booleanFromEnv.default(false),
   ANONYMOUS_SIGN_INS_ENABLED: booleanFromEnv.default(false),
@@ -153,6 +154,8 @@ export type AuthConfig = Readonly<{
   jwtPrivateKey: string | undefined;
   mailerAutoconfirm: boolean;
   mailerOtpExp: number;
+  /** An email change needs confirming from the current address as well as the new one. */
+  mailerSecureEmailChange: boolean;
   disableSignup: boolean;
   anonymousSignInsEnabled: boolean;
   /** Close GoTrue's residual account-enumeration leaks (e.g. otp_disabled for unknown users). */
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwtPrivateKey: e.JWT_PRIVATE_KEY,
       mailerAutoconfirm: e.MAILER_AUTOCONFIRM,
       mailerOtpExp: e.MAILER_OTP_EXP,
+      mailerSecureEmailChange: e.MAILER_SECURE_EMAIL_CHANGE_ENABLED,
       disableSignup: e.DISABLE_SIGNUP,
       anonymousSignInsEnabled: e.ANONYMOUS_SIGN_INS_ENABLED,
       enumerationProtection: e.ENUMERATION_PROTECTION,

@@ -5,7 +5,7 @@ import type { AuthContext } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
 import { type AuthError, errors } from './errors.ts';
 import { renderAuthEmail, type TemplateKind } from './templates.ts';
-import { findUserByEmail, type UserRow } from './users.ts';
+import { findUserByEmail, findUserByPendingEmail, type UserRow } from './users.ts';
 
 /** Wrong codes a token survives; the next one deletes it. */
 export const MAX_OTP_ATTEMPTS = 5;
@@ -67,7 +67,9 @@ export async function issueToken(
       ? { recoverySentAt: now }
       : tokenType === 'confirmation_token'
         ? { confirmationSentAt: now }
-        : {};
+        : tokenType === 'email_change_token_new'
+          ? { emailChangeSentAt: now }
+          : {};
   if (Object.keys(sentAt).length > 0) {
     await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
   }
@@ -79,7 +81,13 @@ export async function sendAuthEmail(
   ctx: AuthContext,
   kind: TemplateKind,
   to: string,
-  link?: { linkToken: string; code: string; type: EmailVerifyType; redirectTo: string },
+  link?: {
+    linkToken: string;
+    code: string;
+    type: EmailVerifyType;
+    redirectTo: string;
+    newEmail?: string;
+  },
 ): Promise<void> {
   ctx.emailQuota.take();
   const confirmationUrl = link
@@ -95,6 +103,7 @@ export async function sendAuthEmail(
       siteUrl: ctx.auth.siteUrl,
       ...(confirmationUrl ? { confirmationUrl } : {}),
       ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
+      ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
     }),
   );
 }
@@ -132,17 +141,26 @@ export async function consumeByCode(
   code: string,
   type: EmailVerifyType,
 ): Promise<Verified | AuthError> {
-  const user = await findUserByEmail(tx, email);
+  // An email change is confirmed with a code sent to the new address or to the current one.
+  const user =
+    (await findUserByEmail(tx, email)) ??
+    (type === 'email_change' ? await findUserByPendingEmail(tx, email) : undefined);
   const types = tokenTypesFor[type];
   if (!user || types.length === 0) return errors.otpExpired();
   const rows = await tx
     .select()
     .from(authOneTimeTokens)
-    .where(and(eq(authOneTimeTokens.userId, user.id), inArray(authOneTimeTokens.tokenType, types)))
+    .where(
+      and(
+        eq(authOneTimeTokens.userId, user.id),
+        inArray(authOneTimeTokens.tokenType, types),
+        eq(authOneTimeTokens.relatesTo, email),
+      ),
+    )
     .for('update');
   const now = ctx.clock().getTime();
   const live = rows.filter((row) => row.expiresAt.getTime() > now);
-  const expected = otpHash(ctx, user.email ?? '', code.trim());
+  const expected = otpHash(ctx, email, code.trim());
   const match = live.find((row) => safeEqualHex(row.otpHash, expected));
   if (!match) {
     for (const row of live) {
@@ -159,6 +177,14 @@ export async function consumeByCode(
   }
   await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, match.id));
   return { user, redirectTo: match.redirectTo };
+}
+
+/** The user's pending tokens of these types (an email change waits for both halves). */
+export async function pendingTokens(tx: Tx, userId: string, types: OneTimeTokenType[]) {
+  return tx
+    .select({ id: authOneTimeTokens.id })
+    .from(authOneTimeTokens)
+    .where(and(eq(authOneTimeTokens.userId, userId), inArray(authOneTimeTokens.tokenType, types)));
 }
 
 /** Clears every pending one-time token of a user (after a password change). */

@@ -5,7 +5,14 @@ import type { MailMessage } from './mailer.ts';
  * returns to the app) and the 6-digit code (for typing into the app), as GoTrue's template
  * variables ConfirmationURL and Token.
  */
-export type TemplateKind = 'signup' | 'magiclink' | 'recovery' | 'existing_account' | 'no_account';
+export type TemplateKind =
+  | 'signup'
+  | 'magiclink'
+  | 'recovery'
+  | 'email_change_new'
+  | 'email_change_current'
+  | 'existing_account'
+  | 'no_account';
 
 export type TemplateData = {
   to: string;
@@ -14,6 +21,8 @@ export type TemplateData = {
   confirmationUrl?: string;
   token?: string;
   validMinutes?: number;
+  /** For the email-change message to the current address. */
+  newEmail?: string;
 };
 
 const copy: Record<TemplateKind, { subject: string; intro: string; action: string }> = {
@@ -31,6 +40,18 @@ const copy: Record<TemplateKind, { subject: string; intro: string; action: strin
     subject: 'Reset your UpNext password',
     intro: 'Someone (hopefully you) asked to reset the password of your UpNext account.',
     action: 'Choose a new password',
+  },
+  email_change_new: {
+    subject: 'Confirm your new UpNext email address',
+    intro: 'Confirm this address to make it the email address of your UpNext account.',
+    action: 'Confirm my new email',
+  },
+  email_change_current: {
+    subject: 'Confirm the change of your UpNext email address',
+    intro:
+      'Someone (hopefully you) asked to change the email address of your UpNext account. ' +
+      'Confirm from this address too to complete the change.',
+    action: 'Confirm the change',
   },
   existing_account: {
     subject: 'You already have an UpNext account',
@@ -58,7 +79,10 @@ function escapeHtml(value: string): string {
 }
 
 export function renderAuthEmail(kind: TemplateKind, data: TemplateData): MailMessage {
-  const { subject, intro, action } = copy[kind];
+  const { subject, action } = copy[kind];
+  const intro = data.newEmail
+    ? `${copy[kind].intro} The new address would be ${data.newEmail}.`
+    : copy[kind].intro;
   const link = data.confirmationUrl ?? data.siteUrl;
   const validity = data.validMinutes
     ? `The link and the code are valid for ${data.validMinutes} minutes and work once.`

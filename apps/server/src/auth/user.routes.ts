@@ -7,10 +7,21 @@ import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
-import { clearTokens } from './one-time-tokens.ts';
+import { clearTokens, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
+import { claimSendSlot } from './rate-limit.ts';
+import { resolveRedirect } from './redirect.ts';
 import { endSessions } from './sessions.ts';
-import { identitiesOf, normaliseEmail, type UserRow, userJson } from './users.ts';
+import { invalidEmail } from './signup.routes.ts';
+import {
+  findUserByEmail,
+  identitiesOf,
+  isValidEmail,
+  normaliseEmail,
+  type UserRow,
+  userJson,
+} from './users.ts';
+import { emailExists } from './verify.routes.ts';
 
 const updateBody = z.object({
   email: optionalString,
@@ -45,13 +56,19 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       throw new AuthError(403, 'not_admin', 'User not allowed');
     }
     if (body.phone) throw errors.phoneDisabled();
+    let newEmail: string | undefined;
     if (body.email && normaliseEmail(body.email) !== user.email) {
-      throw new AuthError(
-        422,
-        'email_change_not_available',
-        'Changing the email address is not available yet',
-      );
+      newEmail = normaliseEmail(body.email);
+      if (!isValidEmail(newEmail)) throw invalidEmail();
+      const taken = await findUserByEmail(ctx.db, newEmail);
+      if (taken) throw emailExists();
+      await claimSendSlot(ctx.db, ctx.clock, newEmail, ctx.auth.smtpMaxFrequency);
     }
+    const redirectTo = resolveRedirect(
+      ctx.redirects,
+      queryParam(request.query, 'redirect_to'),
+      request.headers.referer,
+    );
     let encryptedPassword: string | undefined;
     if (body.password) {
       assertPasswordAcceptable(body.password, ctx.auth.passwordMinLength);
@@ -68,9 +85,57 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       encryptedPassword = await hashPassword(body.password);
     }
 
+    const mails: Array<() => Promise<void>> = [];
     const updated = await ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
       let row: UserRow = user;
+      if (newEmail) {
+        // Confirmed from the new address, and (secure change) from the current one too.
+        const [next] = await tx
+          .update(authUsers)
+          .set({ emailChange: newEmail, updatedAt: now })
+          .where(eq(authUsers.id, user.id))
+          .returning();
+        row = next as UserRow;
+        const toNew = await issueToken(
+          ctx,
+          tx,
+          row,
+          'email_change_token_new',
+          newEmail,
+          redirectTo,
+        );
+        const address = newEmail;
+        mails.push(() =>
+          sendAuthEmail(ctx, 'email_change_new', address, {
+            ...toNew,
+            type: 'email_change',
+            redirectTo,
+          }),
+        );
+        const current = user.email;
+        if (ctx.auth.mailerSecureEmailChange && current && user.emailConfirmedAt) {
+          const toCurrent = await issueToken(
+            ctx,
+            tx,
+            row,
+            'email_change_token_current',
+            current,
+            redirectTo,
+          );
+          mails.push(() =>
+            sendAuthEmail(ctx, 'email_change_current', current, {
+              ...toCurrent,
+              type: 'email_change',
+              redirectTo,
+              newEmail: address,
+            }),
+          );
+        }
+        const [sent] = await tx.select().from(authUsers).where(eq(authUsers.id, user.id));
+        row = sent as UserRow;
+        await audit(tx, info, 'user_modified', user.id, { change: 'email_requested' });
+      }
       if (body.data) {
         const [next] = await tx
           .update(authUsers)
@@ -96,6 +161,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       }
       return row;
     });
+    for (const send of mails) await send();
     return userJson(updated, await identitiesOf(ctx.db, user.id));
   });
 

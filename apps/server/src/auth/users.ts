@@ -31,6 +31,65 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return user;
 }
 
+/** The user waiting to change their address to `email`. */
+export async function findUserByPendingEmail(
+  db: Queryable,
+  email: string,
+): Promise<UserRow | undefined> {
+  const [user] = await db
+    .select()
+    .from(authUsers)
+    .where(
+      and(
+        sql`lower(${authUsers.emailChange}) = ${normaliseEmail(email)}`,
+        isNull(authUsers.deletedAt),
+      ),
+    )
+    .limit(1);
+  return user;
+}
+
+/** Moves a confirmed pending address into place, in the user and their email identity. */
+export async function applyEmailChange(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
+  const email = user.emailChange as string;
+  const [updated] = await tx
+    .update(authUsers)
+    .set({
+      email,
+      emailChange: null,
+      emailChangeSentAt: null,
+      emailConfirmedAt: now,
+      updatedAt: now,
+      ...(user.isAnonymous
+        ? {
+            isAnonymous: false,
+            appMetadata: { ...user.appMetadata, provider: 'email', providers: ['email'] },
+          }
+        : {}),
+    })
+    .where(eq(authUsers.id, user.id))
+    .returning();
+  const identityData = { sub: user.id, email, email_verified: true, phone_verified: false };
+  const [identity] = await tx
+    .update(authIdentities)
+    .set({ email, identityData, updatedAt: now })
+    .where(and(eq(authIdentities.userId, user.id), eq(authIdentities.provider, 'email')))
+    .returning();
+  if (!identity) {
+    // An anonymous user gains an email identity with their first address.
+    await tx.insert(authIdentities).values({
+      providerId: user.id,
+      userId: user.id,
+      provider: 'email',
+      identityData,
+      email,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  return updated as UserRow;
+}
+
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
   const [user] = await db
     .select()

@@ -10,16 +10,20 @@ import {
   type EmailVerifyType,
   issueToken,
   isVerifyType,
+  pendingTokens,
   sendAuthEmail,
+  tokenTypesFor,
 } from './one-time-tokens.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
 import { type SessionJson, startSession } from './sessions.ts';
 import { invalidEmail } from './signup.routes.ts';
 import {
+  applyEmailChange,
   confirmEmail,
   createEmailUser,
   findUserByEmail,
+  findUserByPendingEmail,
   isBanned,
   isValidEmail,
   normaliseEmail,
@@ -59,12 +63,18 @@ function validEmail(raw: string | null | undefined): string {
 }
 
 export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
-  /** Verifies in one transaction that commits failed attempts too, then signs in. */
+  /**
+   * Verifies in one transaction that commits failed attempts too, then signs in. The first
+   * half of a secure email change answers with a message instead of a session.
+   */
   async function verify(
     info: RequestInfo,
     type: EmailVerifyType,
     by: { linkToken: string } | { email: string; code: string },
-  ): Promise<{ session: SessionJson; redirectTo: string | null }> {
+  ): Promise<
+    | { session: SessionJson; redirectTo: string | null }
+    | { message: string; redirectTo: string | null }
+  > {
     const outcome = await ctx.db.transaction(async (tx) => {
       const verified =
         'linkToken' in by
@@ -73,7 +83,20 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (verified instanceof AuthError) return verified;
       const now = ctx.clock();
       if (isBanned(verified.user, now)) return errors.userBanned();
-      const user = await confirmEmail(tx, verified.user, now);
+      let user = verified.user;
+      if (type === 'email_change') {
+        const waiting = await pendingTokens(tx, user.id, tokenTypesFor.email_change);
+        if (waiting.length > 0) {
+          return { message: EMAIL_CHANGE_HALF, redirectTo: verified.redirectTo };
+        }
+        if (!user.emailChange) return errors.otpExpired();
+        const taken = await findUserByEmail(tx, user.emailChange);
+        if (taken && taken.id !== user.id) return emailExists();
+        user = await applyEmailChange(tx, user, now);
+        await audit(tx, info, 'user_modified', user.id, { change: 'email' });
+      } else {
+        user = await confirmEmail(tx, user, now);
+      }
       return {
         session: await startSession(ctx, tx, user, methodOf[type], info),
         redirectTo: verified.redirectTo,
@@ -95,14 +118,15 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (body.email || body.phone) {
         throw errors.validation('Only the token_hash and type should be provided');
       }
-      return (await verify(info, body.type, { linkToken: body.token_hash })).session;
+      return answer(await verify(info, body.type, { linkToken: body.token_hash }));
     }
     if (body.phone) throw errors.phoneDisabled();
     if (!body.email || !body.token) {
       throw errors.validation('Verify requires either a token_hash or an email and a token');
     }
-    return (await verify(info, body.type, { email: normaliseEmail(body.email), code: body.token }))
-      .session;
+    return answer(
+      await verify(info, body.type, { email: normaliseEmail(body.email), code: body.token }),
+    );
   });
 
   // The link in an email: a browser navigation, answered with a redirect either way.
@@ -117,12 +141,17 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     try {
       ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
       if (!isVerifyType(type) || !token) throw errors.otpExpired();
-      const { session, redirectTo } = await verify(info, type, { linkToken: token });
+      const verified = await verify(info, type, { linkToken: token });
       // Without a redirect_to in the link, go where the link was issued for.
+      const { redirectTo } = verified;
       const destination =
         !requested && redirectTo && isAllowedRedirect(redirectTo, ctx.redirects)
           ? redirectTo
           : target;
+      if ('message' in verified) {
+        return redirectWithFragment(reply, destination, { message: verified.message, sb: '' });
+      }
+      const { session } = verified;
       return redirectWithFragment(reply, destination, {
         access_token: session.access_token,
         expires_at: String(session.expires_at),
@@ -234,7 +263,22 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       request.headers.referer,
     );
     await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
-    const user = body.type === 'signup' ? await findUserByEmail(ctx.db, email) : undefined;
+    if (body.type === 'email_change') {
+      // Again to the new address of a pending change; nothing for anyone else.
+      const changing = await findUserByPendingEmail(ctx.db, email);
+      if (changing) {
+        const link = await ctx.db.transaction((tx) =>
+          issueToken(ctx, tx, changing, 'email_change_token_new', email, redirectTo),
+        );
+        await sendAuthEmail(ctx, 'email_change_new', email, {
+          ...link,
+          type: 'email_change',
+          redirectTo,
+        });
+      }
+      return {};
+    }
+    const user = await findUserByEmail(ctx.db, email);
     if (user && !user.emailConfirmedAt) {
       const link = await ctx.db.transaction(async (tx) => {
         const issued = await issueToken(ctx, tx, user, 'confirmation_token', email, redirectTo);
@@ -245,6 +289,18 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     }
     return {};
   });
+}
+
+export const EMAIL_CHANGE_HALF =
+  'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+
+export const emailExists = () =>
+  new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
+
+function answer(
+  verified: { session: SessionJson } | { message: string },
+): SessionJson | { msg: string; code: number } {
+  return 'message' in verified ? { msg: verified.message, code: 200 } : verified.session;
 }
 
 function redirectWithFragment(
