@@ -9,6 +9,7 @@ import {
 } from '../db/schema/auth.ts';
 import { testDrivers } from '../test/database.ts';
 import { sha256Hex } from './crypto.ts';
+import { hashPassword } from './passwords.ts';
 import { type AuthServer, startAuthServer, uniqueEmail } from './testing.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -392,5 +393,52 @@ describe.each(testDrivers)('/auth/v1 over raw HTTP (%s)', (driver) => {
     ]);
     expect(messages[0]?.text).toContain(`${server.authUrl}/verify?token=`);
     expect(messages[0]?.text).toContain('type=recovery');
+  });
+
+  it('signs in with a password that no longer meets the policy, with a weak_password hint', async () => {
+    const email = uniqueEmail('weak');
+    await server.db.insert(authUsers).values({
+      email,
+      encryptedPassword: await hashPassword('short'),
+      emailConfirmedAt: new Date(),
+      appMetadata: { provider: 'email', providers: ['email'] },
+    });
+    const { data, error } = await server.client().signInWithPassword({ email, password: 'short' });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toEqual(expect.any(String));
+    expect(data.weakPassword).toEqual({
+      reasons: ['length'],
+      message: 'Password should be at least 8 characters.',
+    });
+  });
+
+  it('writes audit rows for sign-up, sign-in, recovery, password change and logout, with IP and no secrets', async () => {
+    const { email, session } = await signedUp(server);
+    await call(server, '/recover', { body: { email } });
+    const auth = { authorization: `Bearer ${session.access_token}` };
+    await call(server, '/user', {
+      method: 'PUT',
+      body: { password: 'another fine password' },
+      headers: auth,
+    });
+    await call(server, '/logout', { body: {}, headers: auth });
+    const [user] = await server.db.select().from(authUsers).where(eq(authUsers.email, email));
+    const rows = await server.db
+      .select()
+      .from(authAuditLog)
+      .where(eq(authAuditLog.actorId, user?.id as string));
+    expect(rows.map((row) => row.action)).toEqual(
+      expect.arrayContaining([
+        'user_signedup',
+        'login',
+        'user_recovery_requested',
+        'user_updated_password',
+        'logout',
+      ]),
+    );
+    expect(rows.every((row) => row.ip === '127.0.0.1' && row.requestId)).toBe(true);
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain('another fine password');
+    expect(text).not.toContain(session.refresh_token);
   });
 });

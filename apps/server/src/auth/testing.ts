@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { AuthClient } from '@supabase/auth-js';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createLifecycle } from '../lib/lifecycle.ts';
@@ -34,6 +35,7 @@ export type MailboxMessage = {
 export async function startAuthServer(
   driver: 'pglite' | 'postgres',
   env: Record<string, string> = {},
+  options: { logger?: FastifyBaseLogger } = {},
 ) {
   const database: TestDatabase = await createTestDatabase(driver);
   const port = await freePort();
@@ -57,7 +59,12 @@ export async function startAuthServer(
   };
   const lifecycle = createLifecycle();
   lifecycle.ready = true;
-  const app = await buildApp({ config, database, lifecycle });
+  const app = await buildApp({
+    config,
+    database,
+    lifecycle,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   await app.listen({ host: '127.0.0.1', port });
   const authUrl = `${baseUrl}/auth/v1`;
 
