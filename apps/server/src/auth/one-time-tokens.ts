@@ -4,6 +4,7 @@ import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schem
 import type { AuthContext } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
 import { type AuthError, errors } from './errors.ts';
+import { createFlowState, type Pkce } from './pkce.ts';
 import { renderAuthEmail, type TemplateKind } from './templates.ts';
 import { findUserByEmail, findUserByPendingEmail, type UserRow } from './users.ts';
 
@@ -30,6 +31,16 @@ export const tokenTypesFor: Record<EmailVerifyType, OneTimeTokenType[]> = {
   email_change: ['email_change_token_new', 'email_change_token_current'],
 };
 
+const methodForTokenType: Record<OneTimeTokenType, string> = {
+  confirmation_token: 'email/signup',
+  magiclink_token: 'magiclink',
+  recovery_token: 'recovery',
+  reauthentication_token: 'reauthentication',
+  email_change_token_new: 'email_change',
+  email_change_token_current: 'email_change',
+  phone_change_token: 'phone_change',
+};
+
 function otpHash(ctx: AuthContext, address: string, code: string): string {
   return hmacHex(ctx.keys.hmacKey, `otp:${address}:${code}`);
 }
@@ -44,9 +55,14 @@ export async function issueToken(
   tokenType: OneTimeTokenType,
   address: string,
   redirectTo: string,
+  pkce?: Pkce,
 ): Promise<{ linkToken: string; code: string }> {
   const now = ctx.clock();
-  const linkToken = randomToken();
+  // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
+  const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
+  if (pkce) {
+    await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);
+  }
   const code = randomCode(6);
   await tx
     .delete(authOneTimeTokens)

@@ -6,6 +6,7 @@ import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
+import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
 import { startSession } from './sessions.ts';
@@ -26,6 +27,8 @@ const signupBody = z.object({
   password: optionalString,
   data: metadata,
   channel: optionalString,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
 });
 
 export const invalidEmail = () =>
@@ -68,6 +71,7 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (!isValidEmail(email)) throw invalidEmail();
     if (!body.password) throw errors.validation('Signup requires a valid password');
     assertPasswordAcceptable(body.password, ctx.auth.passwordMinLength);
+    const pkce = pkceFromBody(body);
     // Hash whatever happens next, so every branch costs the same time.
     const encryptedPassword = await hashPassword(body.password);
     const redirectTo = resolveRedirect(
@@ -91,7 +95,15 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
       }
       // Unconfirmed: send the confirmation again; the caller's password and data are ignored.
       const issued = await ctx.db.transaction(async (tx) => {
-        const link = await issueToken(ctx, tx, existing, 'confirmation_token', email, redirectTo);
+        const link = await issueToken(
+          ctx,
+          tx,
+          existing,
+          'confirmation_token',
+          email,
+          redirectTo,
+          pkce,
+        );
         await audit(tx, info, 'user_confirmation_requested', existing.id, {});
         return link;
       });
@@ -130,7 +142,15 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
           now,
           aud: ctx.auth.jwtAud,
         });
-        const issued = await issueToken(ctx, tx, created, 'confirmation_token', email, redirectTo);
+        const issued = await issueToken(
+          ctx,
+          tx,
+          created,
+          'confirmation_token',
+          email,
+          redirectTo,
+          pkce,
+        );
         await audit(tx, info, 'user_signedup', created.id, { provider: 'email' });
         return { user: created, link: issued };
       });

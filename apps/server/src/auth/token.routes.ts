@@ -6,6 +6,7 @@ import { optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
+import { exchangeAuthCode } from './pkce.ts';
 import { refreshSession, startSession } from './sessions.ts';
 import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
 
@@ -15,6 +16,7 @@ const passwordBody = z.object({
   password: optionalString,
 });
 const refreshBody = z.object({ refresh_token: optionalString });
+const pkceBody = z.object({ auth_code: optionalString, code_verifier: optionalString });
 
 export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.post('/token', async (request) => {
@@ -69,6 +71,16 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
         throw new AuthError(400, 'validation_failed', 'refresh_token required');
       }
       return refreshSession(ctx, body.refresh_token, info);
+    }
+
+    if (grantType === 'pkce') {
+      const body = parseBody(pkceBody, request.body);
+      if (!body.auth_code || !body.code_verifier) {
+        throw errors.validation(
+          'invalid request: both auth code and code verifier should be non-empty',
+        );
+      }
+      return exchangeAuthCode(ctx, body.auth_code, body.code_verifier, info);
     }
 
     throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');

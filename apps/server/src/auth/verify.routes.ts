@@ -14,6 +14,7 @@ import {
   sendAuthEmail,
   tokenTypesFor,
 } from './one-time-tokens.ts';
+import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
 import { type SessionJson, startSession } from './sessions.ts';
@@ -42,8 +43,16 @@ const otpBody = z.object({
   data: metadata,
   create_user: z.boolean().nullish(),
   channel: optionalString,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
 });
-const emailBody = z.object({ email: optionalString, phone: optionalString, type: optionalString });
+const emailBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  type: optionalString,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
+});
 
 /** The amr method a verification type signs in with. */
 const methodOf: Record<EmailVerifyType, string> = {
@@ -71,9 +80,11 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     info: RequestInfo,
     type: EmailVerifyType,
     by: { linkToken: string } | { email: string; code: string },
+    mode: 'session' | 'pkce' = 'session',
   ): Promise<
     | { session: SessionJson; redirectTo: string | null }
     | { message: string; redirectTo: string | null }
+    | { authCode: string; redirectTo: string | null }
   > {
     const outcome = await ctx.db.transaction(async (tx) => {
       const verified =
@@ -96,6 +107,18 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         await audit(tx, info, 'user_modified', user.id, { change: 'email' });
       } else {
         user = await confirmEmail(tx, user, now);
+      }
+      if (mode === 'pkce') {
+        // The app that started the flow holds the verifier; it exchanges this code.
+        const authCode = await issueAuthCode(ctx, tx, user.id, authenticationMethodFor(type));
+        if (!authCode) {
+          return new AuthError(
+            404,
+            'flow_state_not_found',
+            'invalid flow state, no valid flow state found',
+          );
+        }
+        return { authCode, redirectTo: verified.redirectTo };
       }
       return {
         session: await startSession(ctx, tx, user, methodOf[type], info),
@@ -136,12 +159,15 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const token = queryParam(request.query, 'token');
     const requested = queryParam(request.query, 'redirect_to');
     const target = resolveRedirect(ctx.redirects, requested);
+    const pkce = token?.startsWith('pkce_') ?? false;
     const go = (fragment: Record<string, string>) =>
-      redirectWithFragment(reply, target, { ...fragment, sb: '' });
+      pkce
+        ? redirectWithQueryAndFragment(reply, target, fragment)
+        : redirectWithFragment(reply, target, { ...fragment, sb: '' });
     try {
       ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
       if (!isVerifyType(type) || !token) throw errors.otpExpired();
-      const verified = await verify(info, type, { linkToken: token });
+      const verified = await verify(info, type, { linkToken: token }, pkce ? 'pkce' : 'session');
       // Without a redirect_to in the link, go where the link was issued for.
       const { redirectTo } = verified;
       const destination =
@@ -150,6 +176,11 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
           : target;
       if ('message' in verified) {
         return redirectWithFragment(reply, destination, { message: verified.message, sb: '' });
+      }
+      if ('authCode' in verified) {
+        const url = new URL(destination);
+        url.searchParams.set('code', verified.authCode);
+        return reply.header('cache-control', 'no-store').redirect(url.toString(), 303);
       }
       const { session } = verified;
       return redirectWithFragment(reply, destination, {
@@ -177,6 +208,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const info = requestInfo(request);
     ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(otpBody, request.body);
+    const pkce = pkceFromBody(body);
     if (!body.email && body.phone) throw errors.phoneDisabled();
     const email = validEmail(body.email);
     const redirectTo = resolveRedirect(
@@ -212,10 +244,18 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
             aud: ctx.auth.jwtAud,
           }));
         if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
-        const issued = await issueToken(ctx, tx, target, 'confirmation_token', email, redirectTo);
+        const issued = await issueToken(
+          ctx,
+          tx,
+          target,
+          'confirmation_token',
+          email,
+          redirectTo,
+          pkce,
+        );
         return { kind: 'signup' as const, type: 'signup' as const, link: issued };
       }
-      const issued = await issueToken(ctx, tx, user, 'magiclink_token', email, redirectTo);
+      const issued = await issueToken(ctx, tx, user, 'magiclink_token', email, redirectTo, pkce);
       await audit(tx, info, 'magiclink_requested', user.id, {});
       return { kind: 'magiclink' as const, type: 'magiclink' as const, link: issued };
     });
@@ -227,6 +267,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const info = requestInfo(request);
     ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(emailBody, request.body);
+    const pkce = pkceFromBody(body);
     const email = validEmail(body.email);
     const redirectTo = resolveRedirect(
       ctx.redirects,
@@ -237,7 +278,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const user = await findUserByEmail(ctx.db, email);
     if (user) {
       const link = await ctx.db.transaction(async (tx) => {
-        const issued = await issueToken(ctx, tx, user, 'recovery_token', email, redirectTo);
+        const issued = await issueToken(ctx, tx, user, 'recovery_token', email, redirectTo, pkce);
         await audit(tx, info, 'user_recovery_requested', user.id, {});
         return issued;
       });
@@ -250,6 +291,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const info = requestInfo(request);
     ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(emailBody, request.body);
+    const pkce = pkceFromBody(body);
     if (body.type === 'sms' || body.type === 'phone_change') throw errors.phoneDisabled();
     if (body.type !== 'signup' && body.type !== 'email_change') {
       throw errors.validation(
@@ -268,7 +310,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const changing = await findUserByPendingEmail(ctx.db, email);
       if (changing) {
         const link = await ctx.db.transaction((tx) =>
-          issueToken(ctx, tx, changing, 'email_change_token_new', email, redirectTo),
+          issueToken(ctx, tx, changing, 'email_change_token_new', email, redirectTo, pkce),
         );
         await sendAuthEmail(ctx, 'email_change_new', email, {
           ...link,
@@ -281,7 +323,15 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const user = await findUserByEmail(ctx.db, email);
     if (user && !user.emailConfirmedAt) {
       const link = await ctx.db.transaction(async (tx) => {
-        const issued = await issueToken(ctx, tx, user, 'confirmation_token', email, redirectTo);
+        const issued = await issueToken(
+          ctx,
+          tx,
+          user,
+          'confirmation_token',
+          email,
+          redirectTo,
+          pkce,
+        );
         await audit(tx, info, 'user_confirmation_requested', user.id, {});
         return issued;
       });
@@ -298,9 +348,23 @@ export const emailExists = () =>
   new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
 
 function answer(
-  verified: { session: SessionJson } | { message: string },
+  verified: { session: SessionJson } | { message: string } | { authCode: string },
 ): SessionJson | { msg: string; code: number } {
-  return 'message' in verified ? { msg: verified.message, code: 200 } : verified.session;
+  if ('message' in verified) return { msg: verified.message, code: 200 };
+  if ('authCode' in verified) throw errors.otpExpired(); // not reached: POST never asks for PKCE
+  return verified.session;
+}
+
+/** PKCE errors go in the query (which the app reads) and the fragment (GoTrue does both). */
+function redirectWithQueryAndFragment(
+  reply: FastifyReply,
+  target: string,
+  params: Record<string, string>,
+): FastifyReply {
+  const url = new URL(target);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  url.hash = new URLSearchParams({ ...params, sb: '' }).toString();
+  return reply.header('cache-control', 'no-store').redirect(url.toString(), 303);
 }
 
 function redirectWithFragment(

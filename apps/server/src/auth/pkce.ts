@@ -1,0 +1,171 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import { authFlowStates, authUsers } from '../db/schema/auth.ts';
+import type { AuthContext, RequestInfo } from './context.ts';
+import { randomToken, sha256Hex } from './crypto.ts';
+import { AuthError, errors } from './errors.ts';
+import { type SessionJson, startSession } from './sessions.ts';
+import { isBanned } from './users.ts';
+
+/** How long an auth code may wait for its exchange (GoTrue's default). */
+export const FLOW_STATE_TTL_SECONDS = 300;
+
+export type Pkce = { challenge: string; method: 's256' | 'plain' };
+
+const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/**
+ * Reads `code_challenge` and `code_challenge_method` (both or neither). Only S256: `plain`
+ * would put the secret in the email flow's first request, and auth-js uses it only where
+ * WebCrypto is missing.
+ */
+export function pkceFromBody(body: {
+  code_challenge?: string | null | undefined;
+  code_challenge_method?: string | null | undefined;
+}): Pkce | undefined {
+  const challenge = body.code_challenge ?? undefined;
+  const method = body.code_challenge_method?.toLowerCase() ?? undefined;
+  if (!challenge && !method) return undefined;
+  if (!challenge || !method) {
+    throw errors.validation('PKCE flow requires code_challenge_method and code_challenge');
+  }
+  if (method !== 's256') {
+    throw errors.validation('Code challenge method not supported: use S256');
+  }
+  if (!CHALLENGE.test(challenge)) {
+    throw errors.validation('code_challenge must be 43 to 128 URL-safe characters');
+  }
+  return { challenge, method };
+}
+
+/** The amr method (and flow-state label) a verified email link signs in with. */
+export function authenticationMethodFor(type: string): string {
+  if (type === 'signup') return 'email/signup';
+  return type; // magiclink, recovery, email_change, invite
+}
+
+/** A flow state waiting for its email link; an older unfinished one of the same kind goes. */
+export async function createFlowState(
+  ctx: AuthContext,
+  tx: Tx,
+  userId: string,
+  pkce: Pkce,
+  authenticationMethod: string,
+  redirectTo: string,
+): Promise<void> {
+  const now = ctx.clock();
+  await tx
+    .delete(authFlowStates)
+    .where(
+      and(
+        eq(authFlowStates.userId, userId),
+        eq(authFlowStates.authenticationMethod, authenticationMethod),
+        isNull(authFlowStates.authCodeIssuedAt),
+      ),
+    );
+  await tx.insert(authFlowStates).values({
+    userId,
+    // Replaced by the hash of the real auth code when the link is opened.
+    authCodeHash: sha256Hex(randomToken()),
+    codeChallenge: pkce.challenge,
+    codeChallengeMethod: pkce.method,
+    providerType: 'email',
+    authenticationMethod,
+    redirectTo,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** After a verified PKCE email link: the auth code the browser carries back to the app. */
+export async function issueAuthCode(
+  ctx: AuthContext,
+  tx: Tx,
+  userId: string,
+  authenticationMethod: string,
+): Promise<string | undefined> {
+  const [flow] = await tx
+    .select()
+    .from(authFlowStates)
+    .where(
+      and(
+        eq(authFlowStates.userId, userId),
+        eq(authFlowStates.authenticationMethod, authenticationMethod),
+        isNull(authFlowStates.authCodeIssuedAt),
+      ),
+    )
+    .for('update');
+  if (!flow) return undefined;
+  const authCode = randomToken();
+  const now = ctx.clock();
+  await tx
+    .update(authFlowStates)
+    .set({ authCodeHash: sha256Hex(authCode), authCodeIssuedAt: now, updatedAt: now })
+    .where(eq(authFlowStates.id, flow.id));
+  return authCode;
+}
+
+function challengeMatches(
+  flow: { codeChallenge: string; codeChallengeMethod: string },
+  verifier: string,
+) {
+  const expected =
+    flow.codeChallengeMethod === 's256'
+      ? createHash('sha256').update(verifier).digest('base64url')
+      : verifier;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(flow.codeChallenge);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** POST /token?grant_type=pkce: single use, 5 minutes, verifier checked, then a session. */
+export async function exchangeAuthCode(
+  ctx: AuthContext,
+  authCode: string,
+  verifier: string,
+  info: RequestInfo,
+): Promise<SessionJson> {
+  if (!CHALLENGE.test(verifier)) {
+    throw errors.validation('code_verifier must be 43 to 128 URL-safe characters');
+  }
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const [flow] = await tx
+      .select()
+      .from(authFlowStates)
+      .where(eq(authFlowStates.authCodeHash, sha256Hex(authCode)))
+      .for('update');
+    if (!flow?.authCodeIssuedAt || !flow.userId) {
+      return new AuthError(
+        404,
+        'flow_state_not_found',
+        'invalid flow state, no valid flow state found',
+      );
+    }
+    const now = ctx.clock();
+    if (now.getTime() - flow.authCodeIssuedAt.getTime() > FLOW_STATE_TTL_SECONDS * 1000) {
+      await tx.delete(authFlowStates).where(eq(authFlowStates.id, flow.id));
+      return new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired');
+    }
+    if (!challengeMatches(flow, verifier)) {
+      return new AuthError(
+        400,
+        'bad_code_verifier',
+        'code challenge does not match previously saved code verifier',
+      );
+    }
+    await tx.delete(authFlowStates).where(eq(authFlowStates.id, flow.id));
+    const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, flow.userId));
+    if (!user || user.deletedAt) {
+      return new AuthError(
+        404,
+        'flow_state_not_found',
+        'invalid flow state, no valid flow state found',
+      );
+    }
+    if (isBanned(user, now)) return errors.userBanned();
+    return startSession(ctx, tx, user, flow.authenticationMethod, info);
+  });
+  if (outcome instanceof AuthError) throw outcome;
+  return outcome;
+}
