@@ -74,6 +74,7 @@ describe('configuration', () => {
       disableSignup: false,
       passwordMinLength: 8,
       refreshTokenReuseInterval: 10,
+      updatePasswordRequireReauthentication: true,
       mailerOtpExp: 3600,
       smtpUrl: undefined,
       smtpFrom: 'UpNext <no-reply@queue.example.com>',

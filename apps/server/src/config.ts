@@ -111,6 +111,7 @@ const envSchema = z.object({
     .max(72, 'must be at most 72')
     .default(8),
   REFRESH_TOKEN_REUSE_INTERVAL: seconds.default(10),
+  UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: booleanFromEnv.default(true),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -162,6 +163,8 @@ export type AuthConfig = Readonly<{
   enumerationProtection: boolean;
   passwordMinLength: number;
   refreshTokenReuseInterval: number;
+  /** A password change from a session older than 24 h needs a nonce from /reauthenticate. */
+  updatePasswordRequireReauthentication: boolean;
   smtpUrl: string | undefined;
   smtpFrom: string;
   smtpMaxFrequency: number;
@@ -221,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enumerationProtection: e.ENUMERATION_PROTECTION,
       passwordMinLength: e.PASSWORD_MIN_LENGTH,
       refreshTokenReuseInterval: e.REFRESH_TOKEN_REUSE_INTERVAL,
+      updatePasswordRequireReauthentication: e.UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION,
       smtpUrl: e.SMTP_URL,
       smtpFrom: e.SMTP_FROM ?? `UpNext <no-reply@${new URL(publicUrl).hostname}>`,
       smtpMaxFrequency: e.SMTP_MAX_FREQUENCY,

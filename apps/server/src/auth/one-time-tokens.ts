@@ -3,7 +3,7 @@ import type { Tx } from '../db/client.ts';
 import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
 import type { AuthContext } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
-import { type AuthError, errors } from './errors.ts';
+import { AuthError, errors } from './errors.ts';
 import { createFlowState, type Pkce } from './pkce.ts';
 import { renderAuthEmail, type TemplateKind } from './templates.ts';
 import { findUserByEmail, findUserByPendingEmail, type UserRow } from './users.ts';
@@ -85,7 +85,9 @@ export async function issueToken(
         ? { confirmationSentAt: now }
         : tokenType === 'email_change_token_new'
           ? { emailChangeSentAt: now }
-          : {};
+          : tokenType === 'reauthentication_token'
+            ? { reauthenticationSentAt: now }
+            : {};
   if (Object.keys(sentAt).length > 0) {
     await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
   }
@@ -106,13 +108,15 @@ export async function sendAuthEmail(
   },
 ): Promise<void> {
   ctx.emailQuota.take();
-  const confirmationUrl = link
-    ? `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
-        token: link.linkToken,
-        type: link.type,
-        redirect_to: link.redirectTo,
-      })}`
-    : undefined;
+  // The reauthentication code is typed into the app; a link would have nothing to verify.
+  const confirmationUrl =
+    link && kind !== 'reauthentication'
+      ? `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
+          token: link.linkToken,
+          type: link.type,
+          redirect_to: link.redirectTo,
+        })}`
+      : undefined;
   await ctx.mailer.send(
     renderAuthEmail(kind, {
       to,
@@ -193,6 +197,44 @@ export async function consumeByCode(
   }
   await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, match.id));
   return { user, redirectTo: match.redirectTo };
+}
+
+/**
+ * Consumes the reauthentication nonce (the code from GET /reauthenticate): single use,
+ * expiring, attempt-limited. Returns an error instead of throwing, so attempts commit.
+ */
+export async function consumeNonce(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  nonce: string,
+): Promise<true | AuthError> {
+  const invalid = () =>
+    new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
+  const [row] = await tx
+    .select()
+    .from(authOneTimeTokens)
+    .where(
+      and(
+        eq(authOneTimeTokens.userId, user.id),
+        eq(authOneTimeTokens.tokenType, 'reauthentication_token'),
+      ),
+    )
+    .for('update');
+  if (!row || row.expiresAt.getTime() <= ctx.clock().getTime()) return invalid();
+  if (!safeEqualHex(row.otpHash, otpHash(ctx, row.relatesTo, nonce.trim()))) {
+    if (row.attempts + 1 >= MAX_OTP_ATTEMPTS) {
+      await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
+    } else {
+      await tx
+        .update(authOneTimeTokens)
+        .set({ attempts: sql`${authOneTimeTokens.attempts} + 1` })
+        .where(eq(authOneTimeTokens.id, row.id));
+    }
+    return invalid();
+  }
+  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
+  return true;
 }
 
 /** The user's pending tokens of these types (an email change waits for both halves). */

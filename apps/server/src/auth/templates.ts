@@ -11,6 +11,7 @@ export type TemplateKind =
   | 'recovery'
   | 'email_change_new'
   | 'email_change_current'
+  | 'reauthentication'
   | 'existing_account'
   | 'no_account';
 
@@ -52,6 +53,11 @@ const copy: Record<TemplateKind, { subject: string; intro: string; action: strin
       'Someone (hopefully you) asked to change the email address of your UpNext account. ' +
       'Confirm from this address too to complete the change.',
     action: 'Confirm the change',
+  },
+  reauthentication: {
+    subject: 'Your UpNext confirmation code',
+    intro: 'Enter the code below in UpNext to confirm it is you before changing your password.',
+    action: 'Go to UpNext',
   },
   existing_account: {
     subject: 'You already have an UpNext account',

@@ -7,7 +7,7 @@ import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
-import { clearTokens, issueToken, sendAuthEmail } from './one-time-tokens.ts';
+import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -31,6 +31,9 @@ const updateBody = z.object({
   data: metadata,
   app_metadata: z.unknown().optional(),
 });
+
+/** Sessions older than this need a fresh nonce to change the password. */
+const REAUTH_AFTER_MS = 24 * 3_600_000;
 
 /** `data` merges into user_metadata; a null value removes that key (GoTrue's rule). */
 function mergeMetadata(current: Record<string, unknown>, patch: Record<string, unknown>) {
@@ -72,6 +75,19 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     let encryptedPassword: string | undefined;
     if (body.password) {
       assertPasswordAcceptable(body.password, ctx.auth.passwordMinLength);
+      const sessionAge = session ? ctx.clock().getTime() - session.createdAt.getTime() : Infinity;
+      if (ctx.auth.updatePasswordRequireReauthentication && sessionAge > REAUTH_AFTER_MS) {
+        if (!body.nonce) {
+          throw new AuthError(
+            400,
+            'reauthentication_needed',
+            'Password update requires reauthentication',
+          );
+        }
+        const nonce = body.nonce;
+        const checked = await ctx.db.transaction((tx) => consumeNonce(ctx, tx, user, nonce));
+        if (checked !== true) throw checked;
+      }
       if (user.encryptedPassword) {
         const same = await checkPassword(body.password, user.encryptedPassword);
         if (same.ok) {
@@ -163,6 +179,31 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     });
     for (const send of mails) await send();
     return userJson(updated, await identitiesOf(ctx.db, user.id));
+  });
+
+  // Sends a one-time code (the nonce for a password change) to the user's confirmed email.
+  app.get('/reauthenticate', async (request) => {
+    const info = requestInfo(request);
+    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    const { user } = await authenticate(ctx, request);
+    if (!user.email || !user.emailConfirmedAt) {
+      throw new AuthError(
+        422,
+        'reauthentication_not_valid',
+        'Reauthentication requires the user to have a confirmed email address',
+      );
+    }
+    const email = user.email;
+    await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
+    const link = await ctx.db.transaction((tx) =>
+      issueToken(ctx, tx, user, 'reauthentication_token', email, ctx.auth.siteUrl),
+    );
+    await sendAuthEmail(ctx, 'reauthentication', email, {
+      ...link,
+      type: 'email',
+      redirectTo: ctx.auth.siteUrl,
+    });
+    return {};
   });
 
   app.post('/logout', async (request, reply) => {
