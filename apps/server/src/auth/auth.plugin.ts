@@ -6,6 +6,7 @@ import type { AuthContext } from './context.ts';
 import { AuthError, authErrorHandler, sendAuthError } from './errors.ts';
 import { type AuthKeys, ephemeralKeys } from './keys.ts';
 import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
+import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
 import { createEmailQuota, createIpLimiter } from './rate-limit.ts';
 import { signupRoutes } from './signup.routes.ts';
@@ -70,6 +71,17 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   app.addHook('onSend', async (_request, reply) => {
     // Tokens and users must not sit in any cache.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  // Housekeeping every 10 minutes; a failure is logged and retried next time.
+  const prune = setInterval(() => {
+    pruneExpired(ctx.db, clock).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'auth: pruning expired rows failed');
+    });
+  }, 10 * 60_000);
+  prune.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(prune);
   });
 
   signupRoutes(app, ctx);
