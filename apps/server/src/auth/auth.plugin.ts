@@ -53,6 +53,8 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     limiter: createIpLimiter(clock),
     emailQuota: createEmailQuota(clock, auth.rateLimits.emailSent),
     redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
+    log: app.log,
+    deliveries: new Set(),
   };
 
   // auth-js sends `Content-Type: application/json;charset=UTF-8` even with no body (logout).
@@ -82,6 +84,7 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   prune.unref();
   app.addHook('onClose', async () => {
     clearInterval(prune);
+    await Promise.allSettled([...ctx.deliveries]);
   });
 
   signupRoutes(app, ctx);

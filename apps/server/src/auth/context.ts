@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { AuthConfig, Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -18,6 +18,9 @@ export type AuthContext = {
   limiter: IpLimiter;
   emailQuota: EmailQuota;
   redirects: RedirectPolicy;
+  log: FastifyBaseLogger;
+  /** SMTP deliveries still under way (awaited when the server closes). */
+  deliveries: Set<Promise<void>>;
 };
 
 export type RequestInfo = { ip: string; userAgent: string | null; requestId: string };

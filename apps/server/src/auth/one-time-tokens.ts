@@ -117,15 +117,28 @@ export async function sendAuthEmail(
           redirect_to: link.redirectTo,
         })}`
       : undefined;
-  await ctx.mailer.send(
-    renderAuthEmail(kind, {
-      to,
-      siteUrl: ctx.auth.siteUrl,
-      ...(confirmationUrl ? { confirmationUrl } : {}),
-      ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
-      ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
-    }),
-  );
+  const message = renderAuthEmail(kind, {
+    to,
+    siteUrl: ctx.auth.siteUrl,
+    ...(confirmationUrl ? { confirmationUrl } : {}),
+    ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
+    ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
+  });
+  if (ctx.mailer.kind === 'smtp') {
+    // Delivered after the answer: an SMTP round trip, or its failure, must not tell a caller
+    // whether an account exists (GoTrue's 500 on a failed send does). Failures are logged.
+    const delivery = ctx.mailer
+      .send(message)
+      .catch((error: unknown) => {
+        ctx.log.error({ err: error, kind }, 'auth: email delivery failed');
+      })
+      .finally(() => {
+        ctx.deliveries.delete(delivery);
+      });
+    ctx.deliveries.add(delivery);
+    return;
+  }
+  await ctx.mailer.send(message);
 }
 
 export type Verified = { user: UserRow; redirectTo: string | null };
