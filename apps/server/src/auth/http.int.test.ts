@@ -441,4 +441,12 @@ describe.each(testDrivers)('/auth/v1 over raw HTTP (%s)', (driver) => {
     expect(text).not.toContain('another fine password');
     expect(text).not.toContain(session.refresh_token);
   });
+
+  it('checks the token audience on GET /user against X-JWT-AUD or the configured one', async () => {
+    const { session } = await signedUp(server);
+    const auth = { authorization: `Bearer ${session.access_token}` };
+    expect((await call(server, '/user', { headers: auth })).status).toBe(200);
+    const other = await call(server, '/user', { headers: { ...auth, 'x-jwt-aud': 'another-app' } });
+    expect([other.status, ((await other.json()) as Json).code]).toEqual([403, 'bad_jwt']);
+  });
 });

@@ -115,6 +115,20 @@ describe.each(testDrivers)('auth limits and enumeration resistance (%s)', (drive
     }
   });
 
+  it('applies the send interval to repeated sign-ups too, confirmed address or not', async () => {
+    const server = await start({ SMTP_MAX_FREQUENCY: '60' });
+    const pending = uniqueEmail('pending');
+    expect((await post(server, '/signup', { email: pending, password: PASSWORD })).status).toBe(
+      200,
+    );
+    const again = await post(server, '/signup', { email: pending, password: PASSWORD });
+    expect([again.status, again.json.code]).toEqual([429, 'over_email_send_rate_limit']);
+    const known = await confirmedUser(server);
+    const repeat = await post(server, '/signup', { email: known, password: PASSWORD });
+    expect([repeat.status, repeat.json.code]).toEqual([429, 'over_email_send_rate_limit']);
+    expect(await server.mailbox(pending)).toHaveLength(1);
+  });
+
   it('answers recover and otp the same for known and unknown addresses', async () => {
     const server = await start({});
     const known = await confirmedUser(server);
