@@ -66,6 +66,10 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     return json(request, text, done);
   });
 
+  // GoTrue's API is documented by CONTRACT.md and auth-js, not in the /api OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendAuthError(request, reply, new AuthError(404, 'not_found', 'Not Found')),

@@ -449,4 +449,12 @@ describe.each(testDrivers)('/auth/v1 over raw HTTP (%s)', (driver) => {
     const other = await call(server, '/user', { headers: { ...auth, 'x-jwt-aud': 'another-app' } });
     expect([other.status, ((await other.json()) as Json).code]).toEqual([403, 'bad_jwt']);
   });
+
+  it('stays out of the /api OpenAPI document', async () => {
+    const document = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(document.paths).some((path) => path.startsWith('/auth'))).toBe(false);
+    expect(Object.keys(document.paths).length).toBeGreaterThan(0);
+  });
 });
