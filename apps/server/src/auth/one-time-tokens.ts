@@ -56,11 +56,12 @@ export async function issueToken(
   address: string,
   redirectTo: string,
   pkce?: Pkce,
+  options: { flowStateExists?: boolean } = {},
 ): Promise<{ linkToken: string; code: string }> {
   const now = ctx.clock();
   // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
   const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
-  if (pkce) {
+  if (pkce && !options.flowStateExists) {
     await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);
   }
   const code = randomCode(6);

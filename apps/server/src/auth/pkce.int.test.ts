@@ -98,6 +98,28 @@ describe.each(testDrivers)('PKCE email flows (%s)', (driver) => {
     expect(exchanged.data.session?.user.email).toBe(email);
   });
 
+  it('changes the email with PKCE: the first link answers with a message, the last with a code', async () => {
+    const email = uniqueEmail('pkce-change');
+    const client = server.client({ flowType: 'pkce' });
+    await client.signUp({ email, password: PASSWORD });
+    const confirm = await open((await server.lastMail(email)).link as string);
+    expect(
+      (await client.exchangeCodeForSession(confirm.searchParams.get('code') as string)).error,
+    ).toBeNull();
+
+    const next = uniqueEmail('pkce-next');
+    expect((await client.updateUser({ email: next })).error).toBeNull();
+    const first = await open((await server.lastMail(next)).link as string);
+    expect(new URLSearchParams(first.hash.slice(1)).get('message')).toMatch(
+      /^Confirmation link accepted/,
+    );
+    expect(first.searchParams.get('code')).toBeNull();
+    const last = await open((await server.lastMail(email)).link as string);
+    const exchanged = await client.exchangeCodeForSession(last.searchParams.get('code') as string);
+    expect(exchanged.error).toBeNull();
+    expect(exchanged.data.user?.email).toBe(next);
+  });
+
   it('refuses a wrong verifier, an expired code, plain challenges and half a challenge', async () => {
     const email = uniqueEmail('pkce-raw');
     const verifier = 'v'.repeat(64);

@@ -9,6 +9,7 @@ import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
+import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
 import { endSessions } from './sessions.ts';
@@ -30,6 +31,8 @@ const updateBody = z.object({
   nonce: optionalString,
   data: metadata,
   app_metadata: z.unknown().optional(),
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
 });
 
 /** Sessions older than this need a fresh nonce to change the password. */
@@ -62,6 +65,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const info = requestInfo(request);
     const { user, session } = await authenticate(ctx, request);
     const body = parseBody(updateBody, request.body);
+    const pkce = pkceFromBody(body);
     if (body.app_metadata !== undefined && body.app_metadata !== null) {
       throw new AuthError(403, 'not_admin', 'User not allowed');
     }
@@ -127,6 +131,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
           'email_change_token_new',
           newEmail,
           redirectTo,
+          pkce,
         );
         const address = newEmail;
         mails.push(() =>
@@ -145,6 +150,9 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
             'email_change_token_current',
             current,
             redirectTo,
+            pkce,
+            // One flow for the change: whichever link is opened last gets the auth code.
+            { flowStateExists: true },
           );
           mails.push(() =>
             sendAuthEmail(ctx, 'email_change_current', current, {
