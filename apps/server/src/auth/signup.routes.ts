@@ -16,6 +16,7 @@ import {
   fakeUserJson,
   findUserByEmail,
   identitiesOf,
+  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
   userJson,
@@ -33,11 +34,6 @@ const signupBody = z.object({
 
 export const invalidEmail = () =>
   errors.validation('Unable to validate email address: invalid format');
-
-function isUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } })?.cause;
-  return (error as { code?: string })?.code === '23505' || cause?.code === '23505';
-}
 
 export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.post('/signup', async (request) => {

@@ -26,6 +26,7 @@ import {
   findUserByEmail,
   findUserByPendingEmail,
   isBanned,
+  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
 } from './users.ts';
@@ -230,36 +231,45 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       await sendAuthEmail(ctx, 'no_account', email);
       return {};
     }
-    const { kind, type, link } = await ctx.db.transaction(async (tx) => {
-      const now = ctx.clock();
-      if (!user?.emailConfirmedAt) {
-        const target =
-          user ??
-          (await createEmailUser(tx, {
+    const issue = () =>
+      ctx.db.transaction(async (tx) => {
+        const now = ctx.clock();
+        if (!user?.emailConfirmedAt) {
+          const target =
+            user ??
+            (await createEmailUser(tx, {
+              email,
+              encryptedPassword: null,
+              userMetadata: body.data ?? {},
+              confirmedAt: null,
+              now,
+              aud: ctx.auth.jwtAud,
+            }));
+          if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
+          const issued = await issueToken(
+            ctx,
+            tx,
+            target,
+            'confirmation_token',
             email,
-            encryptedPassword: null,
-            userMetadata: body.data ?? {},
-            confirmedAt: null,
-            now,
-            aud: ctx.auth.jwtAud,
-          }));
-        if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
-        const issued = await issueToken(
-          ctx,
-          tx,
-          target,
-          'confirmation_token',
-          email,
-          redirectTo,
-          pkce,
-        );
-        return { kind: 'signup' as const, type: 'signup' as const, link: issued };
-      }
-      const issued = await issueToken(ctx, tx, user, 'magiclink_token', email, redirectTo, pkce);
-      await audit(tx, info, 'magiclink_requested', user.id, {});
-      return { kind: 'magiclink' as const, type: 'magiclink' as const, link: issued };
-    });
-    await sendAuthEmail(ctx, kind, email, { ...link, type, redirectTo });
+            redirectTo,
+            pkce,
+          );
+          return { kind: 'signup' as const, type: 'signup' as const, link: issued };
+        }
+        const issued = await issueToken(ctx, tx, user, 'magiclink_token', email, redirectTo, pkce);
+        await audit(tx, info, 'magiclink_requested', user.id, {});
+        return { kind: 'magiclink' as const, type: 'magiclink' as const, link: issued };
+      });
+    let issued: Awaited<ReturnType<typeof issue>>;
+    try {
+      issued = await issue();
+    } catch (error) {
+      // A sign-up for the same address won the race; its own email is on the way.
+      if (isUniqueViolation(error)) return {};
+      throw error;
+    }
+    await sendAuthEmail(ctx, issued.kind, email, { ...issued.link, type: issued.type, redirectTo });
     return {};
   });
 
