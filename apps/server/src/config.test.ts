@@ -75,6 +75,8 @@ describe('configuration', () => {
       passwordMinLength: 8,
       refreshTokenReuseInterval: 10,
       updatePasswordRequireReauthentication: true,
+      sessionsTimebox: 0,
+      sessionsInactivityTimeout: 0,
       mailerOtpExp: 3600,
       smtpUrl: undefined,
       smtpFrom: 'UpNext <no-reply@queue.example.com>',

@@ -112,6 +112,8 @@ const envSchema = z.object({
     .default(8),
   REFRESH_TOKEN_REUSE_INTERVAL: seconds.default(10),
   UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: booleanFromEnv.default(true),
+  SESSIONS_TIMEBOX: seconds.default(0),
+  SESSIONS_INACTIVITY_TIMEOUT: seconds.default(0),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -165,6 +167,9 @@ export type AuthConfig = Readonly<{
   refreshTokenReuseInterval: number;
   /** A password change from a session older than 24 h needs a nonce from /reauthenticate. */
   updatePasswordRequireReauthentication: boolean;
+  /** Seconds a session lives at most / may go without a refresh (0 = no limit). */
+  sessionsTimebox: number;
+  sessionsInactivityTimeout: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
   smtpMaxFrequency: number;
@@ -225,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       passwordMinLength: e.PASSWORD_MIN_LENGTH,
       refreshTokenReuseInterval: e.REFRESH_TOKEN_REUSE_INTERVAL,
       updatePasswordRequireReauthentication: e.UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION,
+      sessionsTimebox: e.SESSIONS_TIMEBOX,
+      sessionsInactivityTimeout: e.SESSIONS_INACTIVITY_TIMEOUT,
       smtpUrl: e.SMTP_URL,
       smtpFrom: e.SMTP_FROM ?? `UpNext <no-reply@${new URL(publicUrl).hostname}>`,
       smtpMaxFrequency: e.SMTP_MAX_FREQUENCY,

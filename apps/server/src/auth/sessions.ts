@@ -102,6 +102,9 @@ export async function startSession(
       amr,
       userAgent: info.userAgent,
       ip: info.ip,
+      notAfter: ctx.auth.sessionsTimebox
+        ? new Date(now.getTime() + ctx.auth.sessionsTimebox * 1000)
+        : null,
       refreshedAt: now,
       createdAt: now,
       updatedAt: now,
@@ -155,7 +158,10 @@ export async function refreshSession(
     const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, session.userId));
     if (!user || user.deletedAt) return { error: refreshNotFound() };
     if (isBanned(user, now)) return { error: errors.userBanned() };
-    if (session.notAfter && session.notAfter.getTime() <= now.getTime()) {
+    const idleFor = now.getTime() - (session.refreshedAt ?? session.createdAt).getTime();
+    const idle =
+      ctx.auth.sessionsInactivityTimeout > 0 && idleFor > ctx.auth.sessionsInactivityTimeout * 1000;
+    if (idle || (session.notAfter && session.notAfter.getTime() <= now.getTime())) {
       return {
         error: new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired'),
       };
