@@ -459,14 +459,17 @@ describe.each(testDrivers)('/auth/v1 over raw HTTP (%s)', (driver) => {
   });
 
   it('answers concurrent sign-ups and code requests for one new address without a 5xx, creating one user', async () => {
-    const email = uniqueEmail('race');
-    const answers = await Promise.all([
-      call(server, '/signup', { body: { email, password: PASSWORD } }),
-      call(server, '/signup', { body: { email, password: PASSWORD } }),
-      call(server, '/otp', { body: { email } }),
-      call(server, '/otp', { body: { email } }),
-    ]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-    expect(await server.db.$count(authUsers, eq(authUsers.email, email))).toBe(1);
+    for (let round = 0; round < 4; round++) {
+      const email = uniqueEmail('race');
+      const answers = await Promise.all([
+        call(server, '/signup', { body: { email, password: PASSWORD } }),
+        call(server, '/otp', { body: { email } }),
+        call(server, '/signup', { body: { email, password: PASSWORD } }),
+        call(server, '/otp', { body: { email } }),
+        call(server, '/signup', { body: { email, password: PASSWORD } }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(await server.db.$count(authUsers, eq(authUsers.email, email))).toBe(1);
+    }
   });
 });

@@ -61,6 +61,12 @@ export async function issueToken(
   const now = ctx.clock();
   // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
   const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
+  // One issuer per user at a time: concurrent requests would race on (user, type).
+  await tx
+    .select({ id: authUsers.id })
+    .from(authUsers)
+    .where(eq(authUsers.id, user.id))
+    .for('update');
   if (pkce && !options.flowStateExists) {
     await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);
   }

@@ -87,45 +87,54 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     | { message: string; redirectTo: string | null }
     | { authCode: string; redirectTo: string | null }
   > {
-    const outcome = await ctx.db.transaction(async (tx) => {
-      const verified =
-        'linkToken' in by
-          ? await consumeByLink(ctx, tx, by.linkToken, type)
-          : await consumeByCode(ctx, tx, by.email, by.code, type);
-      if (verified instanceof AuthError) return verified;
-      const now = ctx.clock();
-      if (isBanned(verified.user, now)) return errors.userBanned();
-      let user = verified.user;
-      if (type === 'email_change') {
-        const waiting = await pendingTokens(tx, user.id, tokenTypesFor.email_change);
-        if (waiting.length > 0) {
-          return { message: EMAIL_CHANGE_HALF, redirectTo: verified.redirectTo };
+    const run = () =>
+      ctx.db.transaction(async (tx) => {
+        const verified =
+          'linkToken' in by
+            ? await consumeByLink(ctx, tx, by.linkToken, type)
+            : await consumeByCode(ctx, tx, by.email, by.code, type);
+        if (verified instanceof AuthError) return verified;
+        const now = ctx.clock();
+        if (isBanned(verified.user, now)) return errors.userBanned();
+        let user = verified.user;
+        if (type === 'email_change') {
+          const waiting = await pendingTokens(tx, user.id, tokenTypesFor.email_change);
+          if (waiting.length > 0) {
+            return { message: EMAIL_CHANGE_HALF, redirectTo: verified.redirectTo };
+          }
+          if (!user.emailChange) return errors.otpExpired();
+          const taken = await findUserByEmail(tx, user.emailChange);
+          if (taken && taken.id !== user.id) return emailExists();
+          user = await applyEmailChange(tx, user, now);
+          await audit(tx, info, 'user_modified', user.id, { change: 'email' });
+        } else {
+          user = await confirmEmail(tx, user, now);
         }
-        if (!user.emailChange) return errors.otpExpired();
-        const taken = await findUserByEmail(tx, user.emailChange);
-        if (taken && taken.id !== user.id) return emailExists();
-        user = await applyEmailChange(tx, user, now);
-        await audit(tx, info, 'user_modified', user.id, { change: 'email' });
-      } else {
-        user = await confirmEmail(tx, user, now);
-      }
-      if (mode === 'pkce') {
-        // The app that started the flow holds the verifier; it exchanges this code.
-        const authCode = await issueAuthCode(ctx, tx, user.id, authenticationMethodFor(type));
-        if (!authCode) {
-          return new AuthError(
-            404,
-            'flow_state_not_found',
-            'invalid flow state, no valid flow state found',
-          );
+        if (mode === 'pkce') {
+          // The app that started the flow holds the verifier; it exchanges this code.
+          const authCode = await issueAuthCode(ctx, tx, user.id, authenticationMethodFor(type));
+          if (!authCode) {
+            return new AuthError(
+              404,
+              'flow_state_not_found',
+              'invalid flow state, no valid flow state found',
+            );
+          }
+          return { authCode, redirectTo: verified.redirectTo };
         }
-        return { authCode, redirectTo: verified.redirectTo };
-      }
-      return {
-        session: await startSession(ctx, tx, user, methodOf[type], info),
-        redirectTo: verified.redirectTo,
-      };
-    });
+        return {
+          session: await startSession(ctx, tx, user, methodOf[type], info),
+          redirectTo: verified.redirectTo,
+        };
+      });
+    let outcome: Awaited<ReturnType<typeof run>>;
+    try {
+      outcome = await run();
+    } catch (error) {
+      // Two accounts confirming a change to one new address at once: the second loses.
+      if (isUniqueViolation(error)) throw emailExists();
+      throw error;
+    }
     if (outcome instanceof AuthError) throw outcome;
     return outcome;
   }
