@@ -27,7 +27,7 @@ export async function initErrorReporting(): Promise<void> {
     ]);
     const config = clientConfigSchema.parse(raw);
     if (!config.sentryDsn) return;
-    const Sentry = await import('@sentry/react');
+    const Sentry = await import('./sentry.ts');
     Sentry.init({
       dsn: config.sentryDsn,
       environment: config.environment,
