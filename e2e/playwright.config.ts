@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const root = resolve(import.meta.dirname, '..');
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+
+// Debian's Chromium (`apt-get install chromium`): Playwright's own download is unavailable here.
+function chromiumPath(): string {
+  try {
+    const found = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+    if (found) return found;
+  } catch {
+    // Not on PATH: fall back to Debian's location.
+  }
+  return '/usr/bin/chromium';
+}
+
+// A fresh database per run. Set once in the runner process; workers inherit the variable and
+// re-evaluate this file without creating directories of their own.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'upnext-e2e-'));
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  // The real server, serving the built app (`npm run test:e2e` builds it first).
+  webServer: {
+    command: `${join(root, 'node_modules/.bin/node')} ../apps/server/src/server.ts`,
+    cwd: import.meta.dirname,
+    url: `${baseURL}/api/ready`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`,
+      PORT: String(port),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
