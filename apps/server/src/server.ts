@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { loadAuthKeys } from './auth/keys.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { type Database, openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
 import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
@@ -31,30 +32,12 @@ const log = pino({
     : {}),
 });
 
-await mkdir(config.dataDir, { recursive: true });
-const releaseDataDir = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
-const database = await openDatabase(
-  config.databaseUrl
-    ? { driver: 'postgres', url: config.databaseUrl }
-    : { driver: 'pglite', dataDir: join(config.dataDir, 'pgdata') },
-);
-log.info({ driver: database.driver }, 'database opened');
-await database.migrate();
-if (config.seedDemoData && (await seedDemoData(database.db, systemClock))) {
-  log.info('demo data seeded');
-}
-
-const authKeys = await loadAuthKeys(config.auth, config.dataDir);
+// Signal handlers come first: a stop requested while starting, or the instant the URL is
+// printed (an orchestrator may act on that line at once), must still shut down cleanly.
 const lifecycle = createLifecycle();
-const app = await buildApp({ config, database, lifecycle, logger: log, authKeys });
-await app.listen({ host: config.host, port: config.port });
-lifecycle.ready = true;
-
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-log.info({ ms: Math.round(performance.now() - startedAt) }, 'ready');
-console.log(`\n  UpNext is ready at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
-
+let app: FastifyInstance | undefined;
+let database: Database | undefined;
+let releaseDataDir: (() => Promise<void>) | undefined;
 let stopping = false;
 async function shutdown(reason: string, exitCode: number) {
   if (stopping) {
@@ -70,9 +53,9 @@ async function shutdown(reason: string, exitCode: number) {
   }, config.shutdownTimeoutMs);
   forceExit.unref();
   try {
-    await app.close(); // stops accepting, waits for in-flight requests
-    await database.close();
-    await releaseDataDir();
+    await app?.close(); // stops accepting, waits for in-flight requests
+    await database?.close();
+    await releaseDataDir?.();
     log.info('stopped');
   } catch (error) {
     log.error({ err: error }, 'error while shutting down');
@@ -88,3 +71,26 @@ process.on('unhandledRejection', (error) => {
   log.fatal({ err: error }, 'unhandled promise rejection');
   void shutdown('unhandledRejection', 1);
 });
+
+await mkdir(config.dataDir, { recursive: true });
+releaseDataDir = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
+database = await openDatabase(
+  config.databaseUrl
+    ? { driver: 'postgres', url: config.databaseUrl }
+    : { driver: 'pglite', dataDir: join(config.dataDir, 'pgdata') },
+);
+log.info({ driver: database.driver }, 'database opened');
+await database.migrate();
+if (config.seedDemoData && (await seedDemoData(database.db, systemClock))) {
+  log.info('demo data seeded');
+}
+
+const authKeys = await loadAuthKeys(config.auth, config.dataDir);
+app = await buildApp({ config, database, lifecycle, logger: log, authKeys });
+await app.listen({ host: config.host, port: config.port });
+lifecycle.ready = true;
+
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+log.info({ ms: Math.round(performance.now() - startedAt) }, 'ready');
+console.log(`\n  UpNext is ready at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
