@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
+import { tokensRoutes } from '../modules/tokens/tokens.routes.ts';
 import { createCallerResolver } from './caller.ts';
 
 /** What every /api module gets: explicit dependencies, never globals. */
@@ -38,4 +39,5 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   });
 
   await app.register(systemRoutes, deps);
+  await app.register(tokensRoutes, deps);
 };

@@ -4,3 +4,4 @@ export * from './companies.ts';
 export * from './queues.ts';
 export * from './sessions.ts';
 export * from './system.ts';
+export * from './tokens.ts';
