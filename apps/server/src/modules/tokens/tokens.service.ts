@@ -470,7 +470,7 @@ export async function serviceTimeQuery(
 
 export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: string) {
   const token = await repo.findToken(deps.db, tokenId);
-  if (!token || token.kind !== 'booking' || !token.sessionServiceId || token.slotNo === null) {
+  if (token?.kind !== 'booking' || !token.sessionServiceId || token.slotNo === null) {
     throw new AppError('token_not_found', 'This booking does not exist.');
   }
   const session = await repo.findSessionContext(deps.db, token.sessionId);
