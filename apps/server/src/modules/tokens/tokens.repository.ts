@@ -376,3 +376,19 @@ export async function companyOfQueue(db: Queryable, queueId: string) {
     .where(eq(queues.id, queueId));
   return row?.companyId;
 }
+
+/** Waiting tokens served before a newly issued one: same or higher priority (all have lower numbers). */
+export async function waitingAheadOf(tx: Queryable, token: TokenRow) {
+  const [row] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(queueTokens)
+    .where(
+      and(
+        eq(queueTokens.sessionId, token.sessionId),
+        eq(queueTokens.status, 'waiting'),
+        sql`${queueTokens.priority} >= ${token.priority}`,
+        sql`${queueTokens.id} <> ${token.id}`,
+      ),
+    );
+  return row?.count ?? 0;
+}

@@ -36,6 +36,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
     clock: options.clock,
     publisher: options.publisher,
     publicUrl: options.config.publicUrl,
+    smsEnabled: false,
   };
 
   app.post(

@@ -13,6 +13,7 @@ import type { EventPublisher } from '../../lib/events.ts';
 import { bookingCalendar } from './calendar.ts';
 import { secondsPerToken } from './tokens.estimates.ts';
 import { publishSessionState, publishToHolders, publishWaitingLine } from './tokens.events.ts';
+import { notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
   isCompanyMember,
   requireHolderOrStaff,
@@ -22,7 +23,14 @@ import {
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
 
-export type TokensDeps = { db: Db; clock: Clock; publisher: EventPublisher; publicUrl: string };
+export type TokensDeps = {
+  db: Db;
+  clock: Clock;
+  publisher: EventPublisher;
+  publicUrl: string;
+  /** Whether an SMS path exists: visitors with a phone then get texts too. */
+  smsEnabled: boolean;
+};
 
 const notFound = () => new AppError('session_not_found', 'This session does not exist.');
 
@@ -115,6 +123,7 @@ async function issue(
     joinedAt: now,
     updatedAt: now,
   });
+  await notifyIssued(tx, deps, now, session, token);
   return { token, session, staff };
 }
 
@@ -342,6 +351,8 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
         updatedAt: now,
       });
       await repo.setNowServing(tx, sessionId, next.number, now);
+      await notifyHolder(tx, deps, now, 'called', session, called);
+      await notifyTurnApproaching(tx, deps, session, now);
     }
     return { session, completed, called };
   });
@@ -353,6 +364,27 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
     : [];
   const [called] = result.called ? await present(deps, [result.called], { staff: true }) : [];
   return { completed: completed ?? null, called: called ?? null };
+}
+
+/** The holder who just reached the queue's threshold hears it once (dedupe per token). */
+async function notifyTurnApproaching(tx: Tx, deps: TokensDeps, session: SessionContext, now: Date) {
+  const threshold = session.turnApproachingThreshold;
+  if (threshold < 1) return;
+  const line = await repo.waitingLine(tx, session.sessionId, now);
+  const entry = line[threshold - 1];
+  if (!entry) return;
+  const token = await repo.findToken(tx, entry.id);
+  if (!token) return;
+  await notifyHolder(
+    tx,
+    deps,
+    now,
+    'turn_approaching',
+    session,
+    token,
+    { position: threshold },
+    `turn:${token.id}`,
+  );
 }
 
 const actionRules: Record<TokenAction, { from: readonly string[]; to: TokenRow['status'] }> = {
@@ -400,7 +432,9 @@ export async function actOnToken(
       changes.calledBy = null;
       changes.servingStartedAt = null;
     }
-    return { token: await repo.updateToken(tx, tokenId, changes), session };
+    const updated = await repo.updateToken(tx, tokenId, changes);
+    if (action === 'recall') await notifyHolder(tx, deps, now, 'called', session, updated);
+    return { token: updated, session };
   });
   if (action === 'recall') await publishToHolders(deps, [token], 'token.called');
   await publishSessionState(deps, session.sessionId);
