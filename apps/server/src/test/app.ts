@@ -1,5 +1,5 @@
 import { buildApp } from '../app.ts';
-import { ephemeralKeys } from '../auth/keys.ts';
+import { type AuthKeys, ephemeralKeys } from '../auth/keys.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -10,7 +10,12 @@ import { createLifecycle } from '../lib/lifecycle.ts';
 export async function buildTestApp(
   database: Database,
   env: Record<string, string> = {},
-  overrides: { webDistDir?: string; clock?: Clock; publisher?: EventPublisher } = {},
+  overrides: {
+    webDistDir?: string;
+    clock?: Clock;
+    publisher?: EventPublisher;
+    keys?: AuthKeys;
+  } = {},
 ) {
   const config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }),
@@ -18,7 +23,7 @@ export async function buildTestApp(
   };
   const lifecycle = createLifecycle();
   lifecycle.ready = true;
-  const keys = ephemeralKeys(config.auth.jwtSecret);
+  const keys = overrides.keys ?? ephemeralKeys(config.auth.jwtSecret);
   const app = await buildApp({
     config,
     database,
