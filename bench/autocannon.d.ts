@@ -14,6 +14,7 @@ declare module 'autocannon' {
     pipelining?: number;
     method?: string;
     headers?: Record<string, string>;
+    body?: string;
     title?: string;
   }
 

@@ -1,0 +1,51 @@
+/**
+ * The server side of the tokens benchmark (bench/tokens.ts starts it): the real app over
+ * PGlite (BENCH_DATA_DIR) or PostgreSQL (DATABASE_URL), with an open session of large
+ * capacity and its owner signed in, listening on a free loopback port. Prints one JSON line
+ * with the port, the session and the owner's access token.
+ */
+import { buildApp } from '../apps/server/src/app.ts';
+import { ephemeralKeys } from '../apps/server/src/auth/keys.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { createLifecycle } from '../apps/server/src/lib/lifecycle.ts';
+import { createLiveSession } from '../apps/server/src/test/live-session.ts';
+
+const config = {
+  ...loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SEED_DEMO_DATA: 'false',
+  }),
+  webDistDir: '/nonexistent',
+};
+const database = await openDatabase(
+  config.databaseUrl
+    ? { driver: 'postgres', url: config.databaseUrl, poolSize: 20 }
+    : { driver: 'pglite', dataDir: process.env.BENCH_DATA_DIR as string },
+);
+await database.migrate();
+const keys = ephemeralKeys();
+const lifecycle = createLifecycle();
+lifecycle.ready = true;
+const app = await buildApp({ config, database, lifecycle, authKeys: keys });
+const harness = { database, keys, config, app, lifecycle };
+const live = await createLiveSession(harness as Parameters<typeof createLiveSession>[0], {
+  capacity: 100_000,
+});
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+console.log(
+  JSON.stringify({ port, sessionId: live.session.id, staffToken: live.owner.accessToken }),
+);
+
+const stop = async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,194 @@
+/**
+ * Token issues per second and their latency, on PGlite and on PostgreSQL, beside what
+ * pgbench reaches on the same PostgreSQL for the equivalent bare transaction (lock the
+ * session row, bump its counter, insert the token row).
+ *
+ *   npm run bench:tokens                       PGlite only
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:tokens
+ *
+ * Options: BENCH_DURATION (s, default 15), BENCH_CONNECTIONS (default 100).
+ *
+ * The load is a reception desk issuing walk-in tokens (staff, visitor by name): the same
+ * transaction as a visitor's own request without the per-visitor count, so one credential
+ * can issue thousands of tokens.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const duration = Number(process.env.BENCH_DURATION ?? 15);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const serverUrl = process.env.BENCH_DATABASE_URL;
+
+type Row = { database: string; issuesPerSecond: number; p50: number; p99: number; errors: number };
+
+function withDatabase(url: string, name: string) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function measureApp(label: string, env: Record<string, string>): Promise<Row> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'tokens-server.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    // The server logs warnings (JSON lines) too: wait for the line that carries the port.
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on('line', (text) => {
+        if (text.startsWith('{"port"')) resolve(text);
+      });
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+    const { port, sessionId, staffToken } = JSON.parse(line) as {
+      port: number;
+      sessionId: string;
+      staffToken: string;
+    };
+    const run = async (seconds: number) =>
+      autocannon({
+        url: `http://127.0.0.1:${port}/api/queues/sessions/tokens`,
+        method: 'POST',
+        connections,
+        duration: seconds,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${staffToken}` },
+        body: JSON.stringify({ sessionId, visitorName: 'Walk-in visitor' }),
+      });
+    await run(3); // warm-up, discarded
+    const result = await run(duration);
+    const ok = result['2xx'];
+    return {
+      database: label,
+      issuesPerSecond: Math.round(ok / duration),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.non2xx + result.errors,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+/** The same work as one token issue, as bare SQL: the ceiling the app is compared with. */
+async function measurePgbench(url: string): Promise<{ tps: number; p50: number; p99: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`
+    create table bench_sessions (id int primary key, last_issued int not null, capacity int not null);
+    create table bench_tokens (
+      id uuid primary key default gen_random_uuid(), session_id int not null, number int not null,
+      display_number text not null, status text not null, user_id uuid,
+      joined_at timestamptz not null default now(), unique (session_id, number));
+    insert into bench_sessions values (1, 0, 100000000);`);
+  await client.end();
+  const dir = await mkdtemp(join(tmpdir(), 'upnext-pgbench-'));
+  try {
+    const script = join(dir, 'issue.sql');
+    await writeFile(
+      script,
+      [
+        'BEGIN;',
+        'SELECT last_issued, capacity FROM bench_sessions WHERE id = 1 FOR UPDATE;',
+        'UPDATE bench_sessions SET last_issued = last_issued + 1 WHERE id = 1 RETURNING last_issued \\gset',
+        "INSERT INTO bench_tokens (session_id, number, display_number, status, user_id) VALUES (1, :last_issued, 'A-' || :last_issued, 'waiting', gen_random_uuid());",
+        'COMMIT;',
+        '',
+      ].join('\n'),
+    );
+    const output = execFileSync(
+      'pgbench',
+      [
+        '-n',
+        '-c',
+        String(connections),
+        '-j',
+        '2',
+        '-T',
+        String(duration),
+        '-f',
+        script,
+        '-l',
+        `--log-prefix=${join(dir, 'log')}`,
+        url,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? 0);
+    const latencies: number[] = [];
+    for (const file of await readdir(dir)) {
+      if (!file.startsWith('log')) continue;
+      for (const row of (await readFile(join(dir, file), 'utf8')).split('\n')) {
+        const micros = Number(row.split(' ')[2]);
+        if (Number.isFinite(micros) && row) latencies.push(micros / 1000);
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) =>
+      Math.round((latencies[Math.floor(q * (latencies.length - 1))] ?? 0) * 10) / 10;
+    return { tps: Math.round(tps), p50: at(0.5), p99: at(0.99) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const rows: Row[] = [];
+const dataDir = await mkdtemp(join(tmpdir(), 'upnext-bench-tokens-'));
+try {
+  rows.push(await measureApp('PGlite (embedded)', { BENCH_DATA_DIR: dataDir }));
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}
+let pgbenchRow: { tps: number; p50: number; p99: number } | undefined;
+if (serverUrl) {
+  const suffix = Date.now().toString(36);
+  const appDb = `upnext_bench_tokens_${suffix}`;
+  const rawDb = `upnext_bench_pgbench_${suffix}`;
+  await admin(`create database ${appDb}`);
+  await admin(`create database ${rawDb}`);
+  try {
+    rows.push(
+      await measureApp('PostgreSQL server', { DATABASE_URL: withDatabase(serverUrl, appDb) }),
+    );
+    pgbenchRow = await measurePgbench(withDatabase(serverUrl, rawDb));
+  } finally {
+    await admin(`drop database if exists ${appDb} with (force)`);
+    await admin(`drop database if exists ${rawDb} with (force)`);
+  }
+}
+
+console.log(
+  `\nToken issues (POST /api/queues/sessions/tokens), ${connections} connections, ${duration} s, ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}\n`,
+);
+console.log('| Database | Issues/s | p50 ms | p99 ms | Refused or failed |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const row of rows) {
+  console.log(
+    `| ${row.database} | ${row.issuesPerSecond} | ${row.p50} | ${row.p99} | ${row.errors} |`,
+  );
+}
+if (pgbenchRow) {
+  const app = rows.find((row) => row.database.startsWith('PostgreSQL'));
+  console.log(
+    `| pgbench, same transaction in bare SQL | ${pgbenchRow.tps} | ${pgbenchRow.p50} | ${pgbenchRow.p99} | 0 |`,
+  );
+  if (app)
+    console.log(
+      `\nThe app reaches ${((app.issuesPerSecond / pgbenchRow.tps) * 100).toFixed(0)} % of pgbench's rate on the same server.`,
+    );
+}
