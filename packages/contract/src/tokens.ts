@@ -155,3 +155,21 @@ export const bookingDetailsSchema = z
     calendar: z.string(),
   })
   .meta({ id: 'BookingDetails' });
+
+/** The public state of a session, for display boards: no personal data. */
+export const sessionBoardSchema = z
+  .object({
+    sessionId: z.uuid(),
+    companyName: z.string(),
+    queueName: z.string(),
+    status: z.enum(['scheduled', 'open', 'paused', 'closed', 'cancelled']),
+    /** The token called last, and where to go. */
+    nowServing: z.string().nullable(),
+    nowServingCounter: z.string().nullable(),
+    /** Tokens called before it, newest first (at most 5). */
+    recentlyCalled: z.array(z.string()),
+    waiting: z.int(),
+    averageServiceSeconds: z.int(),
+  })
+  .meta({ id: 'SessionBoard' });
+export type SessionBoard = z.infer<typeof sessionBoardSchema>;

@@ -521,4 +521,32 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
     });
     expect(hidden.json().error.code).toBe('token_not_found');
   });
+
+  it('shows a public board without personal data, and hides private queues from outsiders', async () => {
+    const live = await createLiveSession(t);
+    const visitors = await Promise.all(Array.from({ length: 3 }, () => createTestUser(t)));
+    for (const visitor of visitors) await take(visitor, { sessionId: live.session.id });
+    await next(live.owner, live.session.id);
+    await next(live.owner, live.session.id);
+    const board = await t.app.inject({
+      method: 'GET',
+      url: `/api/queues/sessions/${live.session.id}/board`,
+    });
+    expect(board.json().data).toMatchObject({
+      status: 'open',
+      nowServing: 'A-002',
+      nowServingCounter: 'Counter 1',
+      recentlyCalled: ['A-001'],
+      waiting: 1,
+    });
+    for (const visitor of visitors) expect(board.body).not.toContain(visitor.email);
+    const hidden = await createLiveSession(t, { visibility: 'private' });
+    const url = `/api/queues/sessions/${hidden.session.id}/board`;
+    expect((await t.app.inject({ method: 'GET', url })).json().error.code).toBe(
+      'session_not_found',
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url, headers: hidden.owner.headers })).statusCode,
+    ).toBe(200);
+  });
 });

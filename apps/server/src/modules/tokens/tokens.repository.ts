@@ -392,3 +392,22 @@ export async function waitingAheadOf(tx: Queryable, token: TokenRow) {
     );
   return row?.count ?? 0;
 }
+
+/** The last tokens called in a session, newest first, with the counter that called them. */
+export async function lastCalled(db: Queryable, sessionId: string, limit: number) {
+  return db
+    .select({ displayNumber: queueTokens.displayNumber, calledAt: queueTokens.calledAt })
+    .from(queueTokens)
+    .where(and(eq(queueTokens.sessionId, sessionId), isNotNull(queueTokens.calledAt)))
+    .orderBy(desc(queueTokens.calledAt), desc(queueTokens.number))
+    .limit(limit);
+}
+
+export async function subQueueName(db: Queryable, subQueueId: string | null) {
+  if (!subQueueId) return null;
+  const [row] = await db
+    .select({ name: subQueues.name })
+    .from(subQueues)
+    .where(eq(subQueues.id, subQueueId));
+  return row?.name ?? null;
+}

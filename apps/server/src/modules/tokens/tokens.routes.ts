@@ -8,6 +8,7 @@ import {
   serviceTimeInputSchema,
   serviceTimeQueryInputSchema,
   serviceTimeStatsSchema,
+  sessionBoardSchema,
   takeTokenInputSchema,
   tokenActionSchema,
   tokenSchema,
@@ -165,6 +166,21 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
       async (request) => ({ data: await service.cancelToken(deps, request.caller, request.body) }),
     );
   }
+
+  app.get(
+    '/queues/sessions/:sessionId/board',
+    {
+      schema: {
+        tags,
+        summary: 'The public state of a session for display boards (no personal data)',
+        params: z.object({ sessionId: z.uuid() }),
+        response: { 200: dataEnvelope(sessionBoardSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      data: await service.sessionBoard(deps, request.caller, request.params.sessionId),
+    }),
+  );
 
   app.post(
     '/queues/sessions/next-token',

@@ -547,3 +547,28 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
     }),
   };
 }
+
+/**
+ * What a waiting-room screen shows: anyone may read it for sessions of active public or
+ * unlisted queues; private queues' boards only for their company's staff.
+ */
+export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: string) {
+  const session = await repo.findSessionContext(deps.db, sessionId);
+  if (!session) throw notFound();
+  const open = session.queueStatus === 'active' && session.visibility !== 'private';
+  if (!open && !(await isCompanyMember(deps.db, caller, session.companyId))) throw notFound();
+  const counts = await repo.sessionCounts(deps.db, sessionId);
+  const called = await repo.lastCalled(deps.db, sessionId, 6);
+  const [current, ...earlier] = called;
+  return {
+    sessionId,
+    companyName: session.companyName,
+    queueName: session.queueName,
+    status: session.status,
+    nowServing: current?.displayNumber ?? null,
+    nowServingCounter: current ? await repo.subQueueName(deps.db, session.subQueueId) : null,
+    recentlyCalled: earlier.map((row) => row.displayNumber),
+    waiting: (counts.waiting ?? 0) + (counts.booked ?? 0),
+    averageServiceSeconds: Math.round(await secondsPerToken(deps, session)),
+  };
+}

@@ -1,7 +1,11 @@
-import { Box, Center, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Center, Group, Stack, Text, Title } from '@mantine/core';
+import { IconVolume } from '@tabler/icons-react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
+import { useSessionBoard } from '../../features/display/api/session-board.ts';
+import { useCallAnnouncer } from '../../features/display/hooks/useCallAnnouncer.ts';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './DisplayPage.module.css';
 
@@ -9,23 +13,74 @@ import classes from './DisplayPage.module.css';
 export function Component() {
   const { t } = useTranslation();
   const { sessionId = '' } = useParams<'sessionId'>();
+  const board = useSessionBoard(sessionId);
+  const data = board.data;
+  const counter = data?.nowServingCounter ?? null;
+  const callOut = useCallback(
+    (spoken: string) =>
+      counter
+        ? t('display.callOutAt', { number: spoken, counter })
+        : t('display.callOut', { number: spoken }),
+    [t, counter],
+  );
+  const { soundOn, enableSound } = useCallAnnouncer(data?.nowServing ?? null, callOut);
+
+  const status = !data
+    ? board.isError
+      ? t('display.unavailable')
+      : t('display.loading')
+    : data.status === 'open'
+      ? t('display.waitingCount', { count: data.waiting })
+      : t(`display.status.${data.status}`);
+
   return (
     <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.board}>
-      <Box className={classes.logo}>
+      <Group className={classes.top} justify="space-between" wrap="nowrap">
         <Logo variant="inverse" />
-      </Box>
+        {data && (
+          <Text className={classes.place}>
+            {data.companyName} · {data.queueName}
+          </Text>
+        )}
+      </Group>
       <Center h="100%">
         <Stack align="center" gap="lg" px="md" ta="center">
           <Title order={1} className={classes.heading}>
             {t('display.title')}
           </Title>
-          <Text className={classes.number} aria-hidden>
-            —
-          </Text>
-          <Text className={classes.status}>{t('display.waiting')}</Text>
-          <Text className={classes.hint} maw={640}>
-            {t('display.hint', { sessionId })}
-          </Text>
+          {/* A live region: screen readers hear each call, as the room does. */}
+          <Box aria-live="assertive" aria-atomic>
+            {data?.nowServing ? (
+              <>
+                <Text className={classes.called} data-testid="now-serving">
+                  {data.nowServing}
+                </Text>
+                {counter && (
+                  <Text className={classes.counter}>{t('display.goTo', { counter })}</Text>
+                )}
+              </>
+            ) : (
+              <Text className={classes.number} aria-label={t('display.nobody')}>
+                —
+              </Text>
+            )}
+          </Box>
+          <Text className={classes.status}>{status}</Text>
+          {data && data.recentlyCalled.length > 0 && (
+            <Text className={classes.hint}>
+              {t('display.recent', { numbers: data.recentlyCalled.join('  ·  ') })}
+            </Text>
+          )}
+          {!soundOn && (
+            <Button
+              variant="white"
+              color="dark"
+              leftSection={<IconVolume size={18} aria-hidden />}
+              onClick={enableSound}
+            >
+              {t('display.enableSound')}
+            </Button>
+          )}
         </Stack>
       </Center>
     </Box>
