@@ -27,7 +27,7 @@ export function authorizeInput(ctx: AuthContext, request: FastifyRequest) {
 
 export function oauthRoutes(app: FastifyInstance, ctx: AuthContext): void {
   // Encapsulated, so only /callback reads form bodies (response_mode=form_post).
-  app.register(async (scope) => {
+  app.register((scope, _options, done) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 64 * 1024 },
@@ -65,5 +65,6 @@ export function oauthRoutes(app: FastifyInstance, ctx: AuthContext): void {
         303,
       ),
     );
+    done();
   });
 }
