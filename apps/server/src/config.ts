@@ -174,7 +174,8 @@ function oauthProviders(e: z.infer<typeof envSchema>): OAuthProviderConfig[] {
     );
   }
   if (oidc && e.EXTERNAL_OIDC_ISSUER) {
-    const issuer = e.EXTERNAL_OIDC_ISSUER.replace(/\/$/, '');
+    // Exactly as the provider names itself (some issuers end with a slash).
+    const issuer = e.EXTERNAL_OIDC_ISSUER;
     providers.push({ kind: 'oidc', name: 'oidc', label: e.EXTERNAL_OIDC_NAME, issuer, ...oidc });
   }
   const google = pair('EXTERNAL_GOOGLE', e.EXTERNAL_GOOGLE_CLIENT_ID, e.EXTERNAL_GOOGLE_SECRET);

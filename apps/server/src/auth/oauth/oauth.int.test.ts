@@ -487,6 +487,34 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
       expect(await identitiesOf(userId)).toHaveLength(1);
     });
 
+    it('links with an id_token (linkIdentity with a token), and two concurrent unlinks keep one identity', async () => {
+      const email = uniqueEmail('tokenlink');
+      const userId = await emailUser(email);
+      const client = server.client();
+      await client.signInWithPassword({ email, password: PASSWORD });
+      account();
+      const nonce = 'link-nonce';
+      const token = await oidc.obtainIdToken({ nonce: sha256Hex(nonce) });
+      const linked = await client.linkIdentity({ provider: 'oidc' as never, token, nonce });
+      expect(linked.error).toBeNull();
+      expect(linked.data.user?.id).toBe(userId);
+      const rows = await identitiesOf(userId);
+      expect(rows.map((row) => row.provider).sort()).toEqual(['email', 'oidc']);
+
+      // Each request alone would be allowed; together they would leave none.
+      const { data } = await client.getSession();
+      const results = await Promise.all(
+        rows.map((row) =>
+          fetch(`${server.authUrl}/user/identities/${row.id}`, {
+            method: 'DELETE',
+            headers: { ...HEADERS, authorization: `Bearer ${data.session?.access_token}` },
+          }),
+        ),
+      );
+      expect(results.map((response) => response.status).sort()).toEqual([200, 422]);
+      expect(await identitiesOf(userId)).toHaveLength(1);
+    });
+
     it("refuses to link an identity that belongs to someone else, or to unlink another user's", async () => {
       const owner = account();
       const ownerClient = server.client({ flowType: 'implicit' });
@@ -558,5 +586,42 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
       id: String(9000 + counter),
       identity_data: expect.objectContaining({ user_name: 'octo-tests', email_verified: true }),
     });
+  });
+});
+
+describe.each(testDrivers)('OAuth switched off (%s)', (driver) => {
+  let server: AuthServer;
+  beforeAll(async () => {
+    server = await startAuthServer(driver, { ANONYMOUS_SIGN_INS_ENABLED: 'true' });
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  it('lists no provider, refuses /authorize, and keeps manual linking off (GoTrue default)', async () => {
+    const settings = (await (await fetch(`${server.authUrl}/settings`)).json()) as {
+      external: Record<string, boolean>;
+    };
+    expect(settings.external).toMatchObject({ oidc: false, github: false, google: false });
+    const authorize = await fetch(`${server.authUrl}/authorize?provider=oidc`, {
+      headers: HEADERS,
+      redirect: 'manual',
+    });
+    expect(authorize.status).toBe(400);
+    expect(((await authorize.json()) as { code: string }).code).toBe('provider_disabled');
+
+    const client = server.client();
+    const { data } = await client.signInAnonymously();
+    const bearer = { ...HEADERS, authorization: `Bearer ${data.session?.access_token}` };
+    const link = await fetch(`${server.authUrl}/user/identities/authorize?provider=oidc`, {
+      headers: bearer,
+    });
+    expect(link.status).toBe(404);
+    expect(((await link.json()) as { code: string }).code).toBe('manual_linking_disabled');
+    const unlink = await fetch(`${server.authUrl}/user/identities/${data.user?.id}`, {
+      method: 'DELETE',
+      headers: bearer,
+    });
+    expect(unlink.status).toBe(404);
+    const grant = await client.signInWithIdToken({ provider: 'google', token: 'x.y.z' });
+    expect(grant.error?.code).toBe('provider_disabled');
   });
 });

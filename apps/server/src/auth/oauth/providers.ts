@@ -87,10 +87,9 @@ export function discover(issuer: string): Promise<Discovery> {
   const cached = discoveries.get(issuer);
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.value;
   const value = (async () => {
-    const doc = (await fetchJson(`${issuer}/.well-known/openid-configuration`)) as Record<
-      string,
-      unknown
-    >;
+    const doc = (await fetchJson(
+      `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+    )) as Record<string, unknown>;
     const { authorization_endpoint, token_endpoint, jwks_uri } = doc;
     if (doc.issuer !== issuer) {
       throw new ProviderError('The discovery document names another issuer');
