@@ -116,9 +116,26 @@ async function resolveIdentity(
         .where(eq(authIdentities.id, existing.id));
       return user;
     }
-    await insertIdentity(tx, user.id, identity, now);
-    await audit(tx, info, 'identity_linked', user.id, { provider: identity.provider });
-    return syncProviders(tx, user, now);
+    let target = user;
+    if (user.isAnonymous) {
+      // An anonymous user becomes a permanent one, with the provider's address if verified.
+      const email = identity.email && identity.emailVerified ? identity.email : null;
+      if (email && (await findUserByEmail(tx, email))) return identityErrors.emailExists();
+      const [upgraded] = await tx
+        .update(authUsers)
+        .set({
+          isAnonymous: false,
+          ...(email ? { email, emailConfirmedAt: now } : {}),
+          appMetadata: { ...user.appMetadata, provider: identity.provider },
+          updatedAt: now,
+        })
+        .where(eq(authUsers.id, user.id))
+        .returning();
+      target = upgraded as UserRow;
+    }
+    await insertIdentity(tx, target.id, identity, now);
+    await audit(tx, info, 'identity_linked', target.id, { provider: identity.provider });
+    return syncProviders(tx, target, now);
   }
 
   if (existing) {

@@ -58,6 +58,7 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
         EXTERNAL_GITHUB_URL: github.url,
         EXTERNAL_GITHUB_API_URL: github.url,
         SECURITY_MANUAL_LINKING_ENABLED: 'true',
+        ANONYMOUS_SIGN_INS_ENABLED: 'true',
       },
       { port },
     );
@@ -513,6 +514,28 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
       );
       expect(results.map((response) => response.status).sort()).toEqual([200, 422]);
       expect(await identitiesOf(userId)).toHaveLength(1);
+    });
+
+    it('turns an anonymous user into a permanent one when they link a provider', async () => {
+      const client = server.client({ flowType: 'pkce' });
+      const anonymous = await client.signInAnonymously();
+      const userId = anonymous.data.user?.id as string;
+      const person = account();
+      const link = await client.linkIdentity({
+        provider: 'oidc' as never,
+        options: { redirectTo: APP, skipBrowserRedirect: true },
+      });
+      const landed = new URL(await signIn(link.data.url as string));
+      const exchanged = await client.exchangeCodeForSession(
+        landed.searchParams.get('code') as string,
+      );
+      expect(exchanged.error).toBeNull();
+      expect(exchanged.data.user).toMatchObject({
+        id: userId,
+        is_anonymous: false,
+        email: person.email,
+        app_metadata: { provider: 'oidc', providers: ['oidc'] },
+      });
     });
 
     it("refuses to link an identity that belongs to someone else, or to unlink another user's", async () => {
