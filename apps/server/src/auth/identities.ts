@@ -78,7 +78,7 @@ async function lockUser(tx: Tx, id: string): Promise<UserRow | undefined> {
  *   the email is verified. If that account had never confirmed its address, its password
  *   goes (whoever set it never proved the mailbox) and the address counts as confirmed;
  * - an unverified email that belongs to an account is refused (email_exists), never linked;
- * - else a new user (unless sign-ups are off).
+ * - else a new user (unless sign-ups are off), with the email only if verified.
  */
 async function resolveIdentity(
   ctx: AuthContext,
@@ -178,7 +178,9 @@ async function resolveIdentity(
     .insert(authUsers)
     .values({
       aud: ctx.auth.jwtAud,
-      email: identity.email,
+      // An address the provider has not verified stays on the identity: as the account's
+      // address, its real owner could later confirm it and walk into this account.
+      email: identity.emailVerified ? identity.email : null,
       emailConfirmedAt: identity.email && identity.emailVerified ? now : null,
       appMetadata: { provider: identity.provider, providers: [identity.provider] },
       userMetadata: identity.data,

@@ -242,6 +242,23 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
     expect(orphan).toEqual([]);
   });
 
+  it('keeps an unverified provider email off a new account, so a later sign-up cannot claim it', async () => {
+    const email = uniqueEmail('unproven');
+    const person = account({ email, email_verified: false });
+    const client = server.client({ flowType: 'implicit' });
+    const { data } = await client.signInWithOAuth({
+      provider: 'oidc' as never,
+      options: { redirectTo: APP, skipBrowserRedirect: true },
+    });
+    const params = fragment(await signIn(data.url as string));
+    const me = (await client.getUser(params.get('access_token') as string)).data.user;
+    expect(me?.email).toBe('');
+    expect(me?.identities?.[0]).toMatchObject({ id: person.sub, email });
+    // The address's owner signs up separately and gets an account of their own.
+    const ownerId = await emailUser(email);
+    expect(ownerId).not.toBe(me?.id);
+  });
+
   it('takes over an unconfirmed account only for a verified email, and drops its unproven password', async () => {
     const email = uniqueEmail('squatted');
     const userId = await emailUser(email, false);

@@ -7,6 +7,8 @@ import { beginOAuth, completeOAuth, enabledProvider, passThroughParams } from '.
 
 /** Reads the OAuth parameters of GET /authorize and GET /user/identities/authorize. */
 export function authorizeInput(ctx: AuthContext, request: FastifyRequest) {
+  // Each start writes a row: limited per IP like the token endpoint.
+  ctx.limiter.hit('oauth', request.ip, ctx.auth.rateLimits.token);
   const query = request.query;
   return {
     provider: enabledProvider(ctx, queryParam(query, 'provider')),
