@@ -276,6 +276,38 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
     expect(login.error?.code).toBe('invalid_credentials');
   });
 
+  it('makes one user and one identity when the same new person signs in twice at once', async () => {
+    const person = account();
+    // Two tabs: each goes through the provider and stops just before our callback...
+    const atCallback = await Promise.all(
+      [1, 2].map(async () => {
+        const start = await fetch(
+          `${server.authUrl}/authorize?provider=oidc&redirect_to=${encodeURIComponent(APP)}`,
+          { redirect: 'manual' },
+        );
+        const stop = await followRedirects(start.headers.get('location') as string, {
+          stopAt: (url) => url.startsWith(`${server.authUrl}/callback`),
+        });
+        return stop.url;
+      }),
+    );
+    // ...then both callbacks land together.
+    const landed = await Promise.all(atCallback.map((url) => followRedirects(url)));
+    const users = await Promise.all(
+      landed.map(async ({ url }) => {
+        const token = fragment(url).get('access_token') as string;
+        return (await server.client().getUser(token)).data.user?.id;
+      }),
+    );
+    expect(users[0]).toEqual(expect.any(String));
+    expect(users[1]).toBe(users[0]);
+    const rows = await server.db
+      .select()
+      .from(authIdentities)
+      .where(eq(authIdentities.providerId, person.sub));
+    expect(rows).toHaveLength(1);
+  });
+
   it('refuses a tampered, replayed or expired state, before any user is made', async () => {
     const person = account();
     const authorize = await fetch(
