@@ -9,6 +9,7 @@ import { AuthError } from '../errors.ts';
 import { withProviderIdentity } from '../identities.ts';
 import type { Pkce } from '../pkce.ts';
 import { startSession } from '../sessions.ts';
+import { sealProviderToken } from './provider-tokens.ts';
 import {
   authorizationUrl,
   exchangeCode,
@@ -232,7 +233,8 @@ export async function completeOAuth(
     flow.linkUserId,
     async (tx, user) => {
       if (flow.codeChallenge) {
-        // PKCE: a short-lived auth code for /token?grant_type=pkce; the session starts there.
+        // PKCE: a short-lived auth code for /token?grant_type=pkce; the session starts there
+        // and hands out the provider's tokens too (sealed until then).
         const authCode = randomToken();
         await tx.insert(authFlowStates).values({
           userId: user.id,
@@ -242,6 +244,10 @@ export async function completeOAuth(
           providerType: provider.name,
           authenticationMethod: 'oauth',
           redirectTo: flow.redirectTo,
+          providerAccessToken: sealProviderToken(ctx.keys, providerToken),
+          providerRefreshToken: providerRefreshToken
+            ? sealProviderToken(ctx.keys, providerRefreshToken)
+            : null,
           authCodeIssuedAt: now,
           createdAt: now,
           updatedAt: now,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authIdentities, authUsers } from '../../db/schema/auth.ts';
+import { authFlowStates, authIdentities, authUsers } from '../../db/schema/auth.ts';
 import { authOAuthStates } from '../../db/schema/auth-oauth.ts';
 import { testDrivers } from '../../test/database.ts';
 import { type AuthServer, freePort, startAuthServer, uniqueEmail } from '../testing.ts';
@@ -160,6 +160,8 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
     expect(exchanged.error).toBeNull();
     expect(exchanged.data.user?.email).toBe(person.email);
     expect(exchanged.data.session?.user.identities?.[0]?.provider).toBe('oidc');
+    // The provider's access token comes with the exchange; the database held it sealed.
+    expect(exchanged.data.session?.provider_token).toEqual(expect.any(String));
     // Single use.
     const again = await fetch(`${server.authUrl}/token?grant_type=pkce`, {
       method: 'POST',
@@ -646,12 +648,20 @@ describe.each(testDrivers)('OAuth and OpenID Connect sign-in (%s)', (driver) => 
       options: { redirectTo: APP, skipBrowserRedirect: true },
     });
     const landed = new URL(await signIn(data.url as string));
+    const waiting = await server.db
+      .select()
+      .from(authFlowStates)
+      .where(eq(authFlowStates.providerType, 'github'));
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]?.providerAccessToken).toMatch(/^v1\./);
+    expect(waiting[0]?.providerAccessToken).not.toContain('gho_');
     const exchanged = await client.exchangeCodeForSession(
       landed.searchParams.get('code') as string,
     );
     expect(exchanged.error).toBeNull();
     const user = exchanged.data.user;
     expect(user?.email).toMatch(/^octo\.\d+@example\.com$/);
+    expect(exchanged.data.session?.provider_token).toMatch(/^gho_/);
     expect(user?.email_confirmed_at).toEqual(expect.any(String));
     expect(user?.identities?.[0]).toMatchObject({
       provider: 'github',
