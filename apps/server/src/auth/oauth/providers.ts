@@ -248,7 +248,9 @@ export async function verifyIdToken(
   let claims: JWTPayload;
   try {
     ({ payload: claims } = await jwtVerify(idToken, discovery.jwks, {
-      issuer: provider.issuer,
+      // Google signs some tokens with its issuer written without the scheme.
+      issuer:
+        provider.name === 'google' ? [provider.issuer, 'accounts.google.com'] : provider.issuer,
       audience: provider.clientId,
       algorithms: ID_TOKEN_ALGORITHMS,
       currentDate: now,
