@@ -125,7 +125,83 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN: perWindow.default(150),
   RATE_LIMIT_OTP: perWindow.default(30),
   RATE_LIMIT_VERIFY: perWindow.default(30),
+  // OAuth / OpenID Connect sign-in (auth/oauth). A provider is on when its id and secret are set.
+  EXTERNAL_OIDC_ISSUER: urlFromEnv.optional(),
+  EXTERNAL_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  EXTERNAL_OIDC_SECRET: z.string().min(1).optional(),
+  EXTERNAL_OIDC_NAME: z.string().min(1).max(60).default('Single sign-on'),
+  EXTERNAL_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  EXTERNAL_GOOGLE_SECRET: z.string().min(1).optional(),
+  EXTERNAL_GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  EXTERNAL_GITHUB_SECRET: z.string().min(1).optional(),
+  EXTERNAL_GITHUB_URL: urlFromEnv.default('https://github.com'),
+  EXTERNAL_GITHUB_API_URL: urlFromEnv.default('https://api.github.com'),
+  SECURITY_MANUAL_LINKING_ENABLED: booleanFromEnv.default(false),
 });
+
+/** One configured sign-in provider (see auth/oauth/providers.ts). */
+export type OAuthProviderConfig = Readonly<
+  | { kind: 'oidc'; name: string; label: string; issuer: string; clientId: string; secret: string }
+  | {
+      kind: 'github';
+      name: 'github';
+      label: string;
+      webUrl: string;
+      apiUrl: string;
+      clientId: string;
+      secret: string;
+    }
+>;
+
+/** A provider needs its id and its secret (and the generic one an issuer): all or nothing. */
+function oauthProviders(e: z.infer<typeof envSchema>): OAuthProviderConfig[] {
+  const providers: OAuthProviderConfig[] = [];
+  const pair = (prefix: string, id: string | undefined, secret: string | undefined) => {
+    if (!id && !secret) return undefined;
+    if (!id)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${prefix}_CLIENT_ID: must be set with ${prefix}_SECRET`,
+      );
+    if (!secret)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${prefix}_SECRET: must be set with ${prefix}_CLIENT_ID`,
+      );
+    return { clientId: id, secret };
+  };
+  const oidc = pair('EXTERNAL_OIDC', e.EXTERNAL_OIDC_CLIENT_ID, e.EXTERNAL_OIDC_SECRET);
+  if (oidc && !e.EXTERNAL_OIDC_ISSUER) {
+    throw new ConfigError(
+      'Invalid configuration:\n  EXTERNAL_OIDC_ISSUER: must be set with EXTERNAL_OIDC_CLIENT_ID',
+    );
+  }
+  if (oidc && e.EXTERNAL_OIDC_ISSUER) {
+    // Exactly as the provider names itself (some issuers end with a slash).
+    const issuer = e.EXTERNAL_OIDC_ISSUER;
+    providers.push({ kind: 'oidc', name: 'oidc', label: e.EXTERNAL_OIDC_NAME, issuer, ...oidc });
+  }
+  const google = pair('EXTERNAL_GOOGLE', e.EXTERNAL_GOOGLE_CLIENT_ID, e.EXTERNAL_GOOGLE_SECRET);
+  if (google) {
+    providers.push({
+      kind: 'oidc',
+      name: 'google',
+      label: 'Google',
+      issuer: 'https://accounts.google.com',
+      ...google,
+    });
+  }
+  const github = pair('EXTERNAL_GITHUB', e.EXTERNAL_GITHUB_CLIENT_ID, e.EXTERNAL_GITHUB_SECRET);
+  if (github) {
+    providers.push({
+      kind: 'github',
+      name: 'github',
+      label: 'GitHub',
+      webUrl: e.EXTERNAL_GITHUB_URL.replace(/\/$/, ''),
+      apiUrl: e.EXTERNAL_GITHUB_API_URL.replace(/\/$/, ''),
+      ...github,
+    });
+  }
+  return providers;
+}
 
 export type Config = Readonly<{
   env: 'development' | 'production' | 'test';
@@ -178,6 +254,10 @@ export type AuthConfig = Readonly<{
   smtpMaxFrequency: number;
   /** Per-IP requests per 5 minutes (0 = off); emails per hour for the whole instance. */
   rateLimits: Readonly<{ token: number; otp: number; verify: number; emailSent: number }>;
+  /** Enabled OAuth/OIDC sign-in providers. */
+  oauthProviders: readonly OAuthProviderConfig[];
+  /** `/user/identities/*` (link and unlink providers by hand); GoTrue's default is off. */
+  manualLinkingEnabled: boolean;
 }>;
 
 export class ConfigError extends Error {
@@ -245,6 +325,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         verify: e.RATE_LIMIT_VERIFY,
         emailSent: e.RATE_LIMIT_EMAIL_SENT,
       }),
+      oauthProviders: Object.freeze(oauthProviders(e)),
+      manualLinkingEnabled: e.SECURITY_MANUAL_LINKING_ENABLED,
     }),
   });
 }

@@ -13,7 +13,9 @@ export type AuditAction =
   | 'user_modified'
   | 'user_updated_password'
   | 'user_recovery_requested'
-  | 'magiclink_requested';
+  | 'magiclink_requested'
+  | 'identity_linked'
+  | 'identity_unlinked';
 
 /** One row per auth event, with the client IP and request id; never a secret. */
 export async function audit(

@@ -15,6 +15,7 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     description: 'UpNext auth: a GoTrue-compatible API for user registration and authentication',
   }));
 
+  const enabled = (name: string) => ctx.auth.oauthProviders.some((p) => p.name === name);
   app.get('/settings', async () => ({
     external: {
       email: true,
@@ -26,9 +27,9 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
       discord: false,
       facebook: false,
       figma: false,
-      github: false,
+      github: enabled('github'),
       gitlab: false,
-      google: false,
+      google: enabled('google'),
       keycloak: false,
       linkedin_oidc: false,
       notion: false,
@@ -38,7 +39,11 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
       twitter: false,
       workos: false,
       zoom: false,
+      oidc: enabled('oidc'),
     },
+    // Not GoTrue's: the names a sign-in page shows for the enabled providers.
+    external_labels: Object.fromEntries(ctx.auth.oauthProviders.map((p) => [p.name, p.label])),
+    manual_linking_enabled: ctx.auth.manualLinkingEnabled,
     disable_signup: ctx.auth.disableSignup,
     mailer_autoconfirm: ctx.auth.mailerAutoconfirm,
     phone_autoconfirm: false,

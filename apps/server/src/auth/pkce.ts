@@ -5,6 +5,7 @@ import { authFlowStates, authUsers } from '../db/schema/auth.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 import { AuthError, errors } from './errors.ts';
+import { openProviderToken } from './oauth/provider-tokens.ts';
 import { type SessionJson, startSession } from './sessions.ts';
 import { isBanned } from './users.ts';
 
@@ -164,7 +165,15 @@ export async function exchangeAuthCode(
       );
     }
     if (isBanned(user, now)) return errors.userBanned();
-    return startSession(ctx, tx, user, flow.authenticationMethod, info);
+    const session = await startSession(ctx, tx, user, flow.authenticationMethod, info);
+    // After OAuth: the provider's tokens, as GoTrue returns them from this exchange.
+    const providerToken = openProviderToken(ctx.keys, flow.providerAccessToken);
+    const providerRefreshToken = openProviderToken(ctx.keys, flow.providerRefreshToken);
+    return {
+      ...session,
+      ...(providerToken ? { provider_token: providerToken } : {}),
+      ...(providerRefreshToken ? { provider_refresh_token: providerRefreshToken } : {}),
+    };
   });
   if (outcome instanceof AuthError) throw outcome;
   return outcome;

@@ -35,10 +35,11 @@ export type MailboxMessage = {
 export async function startAuthServer(
   driver: 'pglite' | 'postgres',
   env: Record<string, string> = {},
-  options: { logger?: FastifyBaseLogger } = {},
+  options: { logger?: FastifyBaseLogger; port?: number } = {},
 ) {
   const database: TestDatabase = await createTestDatabase(driver);
-  const port = await freePort();
+  // Chosen by the caller when something must know the URL first (an OAuth provider's redirect).
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = {
     ...loadConfig({

@@ -5,6 +5,7 @@ import { authUsers } from '../db/schema/auth.ts';
 import { optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
+import { idTokenGrant } from './oauth/id-token.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
 import { exchangeAuthCode } from './pkce.ts';
 import { refreshSession, startSession } from './sessions.ts';
@@ -82,6 +83,8 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
       }
       return exchangeAuthCode(ctx, body.auth_code, body.code_verifier, info);
     }
+
+    if (grantType === 'id_token') return idTokenGrant(ctx, request);
 
     throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
   });

@@ -1,5 +1,6 @@
 // The schema drizzle-kit reads and the typed client is built from.
 export * from './auth.ts';
+export * from './auth-oauth.ts';
 export * from './companies.ts';
 export * from './notifications.ts';
 export * from './queues.ts';
