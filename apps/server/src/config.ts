@@ -124,6 +124,15 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN: perWindow.default(150),
   RATE_LIMIT_OTP: perWindow.default(30),
   RATE_LIMIT_VERIFY: perWindow.default(30),
+  RATE_LIMIT_MFA: perWindow.default(15),
+  MFA_MAX_ENROLLED_FACTORS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(10),
+  MFA_CHALLENGE_EXPIRY_DURATION: seconds.min(30).max(3600).default(300),
+  MFA_PHONE_ENROLL_ENABLED: booleanFromEnv.default(false),
 });
 
 export type Config = Readonly<{
@@ -175,6 +184,13 @@ export type AuthConfig = Readonly<{
   smtpMaxFrequency: number;
   /** Per-IP requests per 5 minutes (0 = off); emails per hour for the whole instance. */
   rateLimits: Readonly<{ token: number; otp: number; verify: number; emailSent: number }>;
+  /** MFA: factors per user, challenge lifetime (s), challenges + verifications per IP per minute. */
+  mfa: Readonly<{
+    maxEnrolledFactors: number;
+    challengeExpiry: number;
+    rateLimit: number;
+    phoneEnabled: boolean;
+  }>;
 }>;
 
 export class ConfigError extends Error {
@@ -240,6 +256,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         otp: e.RATE_LIMIT_OTP,
         verify: e.RATE_LIMIT_VERIFY,
         emailSent: e.RATE_LIMIT_EMAIL_SENT,
+      }),
+      mfa: Object.freeze({
+        maxEnrolledFactors: e.MFA_MAX_ENROLLED_FACTORS,
+        challengeExpiry: e.MFA_CHALLENGE_EXPIRY_DURATION,
+        rateLimit: e.RATE_LIMIT_MFA,
+        phoneEnabled: e.MFA_PHONE_ENROLL_ENABLED,
       }),
     }),
   });

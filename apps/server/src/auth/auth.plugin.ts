@@ -8,6 +8,7 @@ import { type AuthKeys, ephemeralKeys } from './keys.ts';
 import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
 import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
+import { mfaRoutes } from './mfa.routes.ts';
 import { createEmailQuota, createIpLimiter } from './rate-limit.ts';
 import { signupRoutes } from './signup.routes.ts';
 import { tokenRoutes } from './token.routes.ts';
@@ -96,4 +97,5 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   verifyRoutes(app, ctx);
   userRoutes(app, ctx);
   metaRoutes(app, ctx);
+  mfaRoutes(app, ctx);
 };

@@ -27,7 +27,7 @@ export const tokenTypesFor: Record<EmailVerifyType, OneTimeTokenType[]> = {
   email: ['confirmation_token', 'magiclink_token'],
   magiclink: ['magiclink_token', 'confirmation_token'],
   recovery: ['recovery_token'],
-  invite: [],
+  invite: ['invite_token'],
   email_change: ['email_change_token_new', 'email_change_token_current'],
 };
 
@@ -39,6 +39,7 @@ const methodForTokenType: Record<OneTimeTokenType, string> = {
   email_change_token_new: 'email_change',
   email_change_token_current: 'email_change',
   phone_change_token: 'phone_change',
+  invite_token: 'invite',
 };
 
 function otpHash(ctx: AuthContext, address: string, code: string): string {
@@ -94,7 +95,9 @@ export async function issueToken(
           ? { emailChangeSentAt: now }
           : tokenType === 'reauthentication_token'
             ? { reauthenticationSentAt: now }
-            : {};
+            : tokenType === 'invite_token'
+              ? { invitedAt: now }
+              : {};
   if (Object.keys(sentAt).length > 0) {
     await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
   }

@@ -51,6 +51,7 @@ export async function startAuthServer(
       RATE_LIMIT_TOKEN: '0',
       RATE_LIMIT_OTP: '0',
       RATE_LIMIT_VERIFY: '0',
+      RATE_LIMIT_MFA: '0',
       RATE_LIMIT_EMAIL_SENT: '0',
       SMTP_MAX_FREQUENCY: '0',
       ...env,

@@ -7,6 +7,7 @@ import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
+import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
 import { pkceFromBody } from './pkce.ts';
@@ -58,7 +59,11 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (!audiences.includes(audience)) {
       throw errors.badJwt("token audience doesn't match request audience");
     }
-    return userJson(user, await identitiesOf(ctx.db, user.id));
+    return userJson(
+      user,
+      await identitiesOf(ctx.db, user.id),
+      await factorsJsonOf(ctx.db, user.id),
+    );
   });
 
   app.put('/user', async (request) => {
@@ -70,6 +75,19 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       throw new AuthError(403, 'not_admin', 'User not allowed');
     }
     if (body.phone) throw errors.phoneDisabled();
+    const changesEmail = Boolean(body.email && normaliseEmail(body.email) !== user.email);
+    // With a verified MFA factor, the address and the password change only at aal2.
+    if (
+      (changesEmail || body.password) &&
+      session?.aal !== 'aal2' &&
+      (await hasVerifiedFactor(ctx.db, user.id))
+    ) {
+      throw new AuthError(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      );
+    }
     let newEmail: string | undefined;
     if (body.email && normaliseEmail(body.email) !== user.email) {
       newEmail = normaliseEmail(body.email);
@@ -193,7 +211,11 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return row;
     });
     for (const send of mails) await send();
-    return userJson(updated, await identitiesOf(ctx.db, user.id));
+    return userJson(
+      updated,
+      await identitiesOf(ctx.db, user.id),
+      await factorsJsonOf(ctx.db, user.id),
+    );
   });
 
   // Sends a one-time code (the nonce for a password change) to the user's confirmed email.
