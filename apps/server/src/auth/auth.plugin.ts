@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
-import type { AuthContext } from './context.ts';
+import { adminRoutes } from './admin.routes.ts';
+import type { AuthContext, AuthContextRef } from './context.ts';
 import { AuthError, authErrorHandler, sendAuthError } from './errors.ts';
 import { type AuthKeys, ephemeralKeys } from './keys.ts';
 import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
@@ -22,6 +23,8 @@ export type AuthPluginOptions = {
   keys?: AuthKeys | undefined;
   clock?: Clock;
   mailer?: Mailer;
+  /** Receives the context, for server-side callers in other modules (`inviteUserByEmail`). */
+  contextRef?: AuthContextRef;
 };
 
 /**
@@ -57,6 +60,8 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     log: app.log,
     deliveries: new Set(),
   };
+
+  if (options.contextRef) options.contextRef.current = ctx;
 
   // auth-js sends `Content-Type: application/json;charset=UTF-8` even with no body (logout).
   const json = app.getDefaultJsonParser('error', 'error');
@@ -98,4 +103,5 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   userRoutes(app, ctx);
   metaRoutes(app, ctx);
   mfaRoutes(app, ctx);
+  adminRoutes(app, ctx);
 };

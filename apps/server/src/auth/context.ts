@@ -23,6 +23,19 @@ export type AuthContext = {
   deliveries: Set<Promise<void>>;
 };
 
+/**
+ * Filled by the auth plugin when it starts, for server-side callers in other modules (e.g.
+ * inviting staff with `inviteUserByEmail`). app.ts decorates the root instance with it as
+ * `authService`.
+ */
+export type AuthContextRef = { current: AuthContext | undefined };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authService: AuthContextRef;
+  }
+}
+
 export type RequestInfo = { ip: string; userAgent: string | null; requestId: string };
 
 export function requestInfo(request: FastifyRequest): RequestInfo {

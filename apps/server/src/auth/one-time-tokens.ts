@@ -104,6 +104,20 @@ export async function issueToken(
   return { linkToken, code };
 }
 
+/** The link an email carries: GET /verify with the link token, its type and the redirect. */
+export function actionLink(
+  ctx: AuthContext,
+  linkToken: string,
+  type: EmailVerifyType,
+  redirectTo: string,
+): string {
+  return `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
+    token: linkToken,
+    type,
+    redirect_to: redirectTo,
+  })}`;
+}
+
 /** Sends an auth email (counting against the instance-wide quota). */
 export async function sendAuthEmail(
   ctx: AuthContext,
@@ -121,11 +135,7 @@ export async function sendAuthEmail(
   // The reauthentication code is typed into the app; a link would have nothing to verify.
   const confirmationUrl =
     link && kind !== 'reauthentication'
-      ? `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
-          token: link.linkToken,
-          type: link.type,
-          redirect_to: link.redirectTo,
-        })}`
+      ? actionLink(ctx, link.linkToken, link.type, link.redirectTo)
       : undefined;
   const message = renderAuthEmail(kind, {
     to,

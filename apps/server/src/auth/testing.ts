@@ -5,6 +5,8 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createLifecycle } from '../lib/lifecycle.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { apiKey } from './admin.ts';
+import { ephemeralKeys } from './keys.ts';
 
 /** A free loopback port, so PUBLIC_URL (and the links in emails) can name it up front. */
 export async function freePort(): Promise<number> {
@@ -60,10 +62,14 @@ export async function startAuthServer(
   };
   const lifecycle = createLifecycle();
   lifecycle.ready = true;
+  const authKeys = ephemeralKeys(config.auth.jwtSecret);
+  const serviceRoleKey = await apiKey(authKeys, config.auth.jwtIssuer, 'service_role');
+  const anonKey = await apiKey(authKeys, config.auth.jwtIssuer, 'anon');
   const app = await buildApp({
     config,
     database,
     lifecycle,
+    authKeys,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   await app.listen({ host: '127.0.0.1', port });
@@ -105,9 +111,24 @@ export async function startAuthServer(
     });
   }
 
+  /** The admin API as a server uses it: auth-js with the service-role key. */
+  function admin() {
+    return new AuthClient({
+      url: authUrl,
+      headers: { Authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey },
+      autoRefreshToken: false,
+      persistSession: false,
+      detectSessionInUrl: false,
+    }).admin;
+  }
+
   return {
     app,
     config,
+    authKeys,
+    serviceRoleKey,
+    anonKey,
+    admin,
     database,
     db: database.db,
     baseUrl,
