@@ -10,6 +10,7 @@ import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
 import { createEmailQuota, createIpLimiter } from './rate-limit.ts';
 import { signupRoutes } from './signup.routes.ts';
+import { createSmsSender, type SmsSender } from './sms.ts';
 import { tokenRoutes } from './token.routes.ts';
 import { userRoutes } from './user.routes.ts';
 import { verifyRoutes } from './verify.routes.ts';
@@ -21,6 +22,8 @@ export type AuthPluginOptions = {
   keys?: AuthKeys | undefined;
   clock?: Clock;
   mailer?: Mailer;
+  /** Tests inject a sender (e.g. Twilio pointed at a fake); null switches phone auth off. */
+  sms?: SmsSender | null;
 };
 
 /**
@@ -43,6 +46,13 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   if (mailer.kind === 'dev-mailbox' && config.env === 'production') {
     app.log.warn('auth: SMTP_URL is not set; emails are kept in the database, not delivered');
   }
+  const sms =
+    options.sms !== undefined
+      ? options.sms
+      : createSmsSender(auth.sms, config.env, options.database.db);
+  if (!sms && config.env === 'production') {
+    app.log.info('auth: SMS_PROVIDER is not set; phone sign-in is disabled');
+  }
   const ctx: AuthContext = {
     config,
     auth,
@@ -50,6 +60,7 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     clock,
     keys,
     mailer,
+    sms,
     limiter: createIpLimiter(clock),
     emailQuota: createEmailQuota(clock, auth.rateLimits.emailSent),
     redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
