@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import type { AuthContext } from './context.ts';
-import { AuthError, authErrorHandler, sendAuthError } from './errors.ts';
+import { AuthError, authErrorHandler, errors, sendAuthError } from './errors.ts';
 import { type AuthKeys, ephemeralKeys } from './keys.ts';
 import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
 import { pruneExpired } from './maintenance.ts';
@@ -63,6 +63,7 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     sms,
     limiter: createIpLimiter(clock),
     emailQuota: createEmailQuota(clock, auth.rateLimits.emailSent),
+    smsQuota: createEmailQuota(clock, auth.rateLimits.smsSent, errors.smsQuota),
     redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
     log: app.log,
     deliveries: new Set(),

@@ -20,6 +20,8 @@ export type AuthContext = {
   sms: SmsSender | null;
   limiter: IpLimiter;
   emailQuota: EmailQuota;
+  /** The instance-wide hourly SMS quota (RATE_LIMIT_SMS_SENT). */
+  smsQuota: EmailQuota;
   redirects: RedirectPolicy;
   log: FastifyBaseLogger;
   /** SMTP deliveries still under way (awaited when the server closes). */

@@ -107,18 +107,22 @@ export function createSmsSender(
   return env === 'production' ? null : devMailboxSms(db);
 }
 
-/** What `sendSms` needs: a subset of the AuthContext, so other modules can build one. */
-export type SmsContext = { sms: SmsSender | null };
+/**
+ * What `sendSms` needs: a subset of the AuthContext, so other modules can build one.
+ * `smsQuota` is the instance-wide hourly limit (RATE_LIMIT_SMS_SENT).
+ */
+export type SmsContext = { sms: SmsSender | null; smsQuota?: { take(): void } };
 
 /**
  * Sends one SMS. Throws GoTrue's errors: 422 `phone_provider_disabled` with no provider,
- * `sms_send_failed` when the provider fails (500 if retrying may help, else 400). Never logs
- * the body (it holds codes).
+ * 429 `over_sms_send_rate_limit` over the hourly quota, `sms_send_failed` when the provider
+ * fails (500 if retrying may help, else 400). Never logs the body (it holds codes).
  */
 export async function sendSms(ctx: SmsContext, to: string, body: string): Promise<void> {
   if (!ctx.sms) {
     throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider');
   }
+  ctx.smsQuota?.take();
   try {
     await ctx.sms.send(to, body);
   } catch (error) {

@@ -9,6 +9,7 @@ import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
+import { preparePhoneChange, requestPhoneChange } from './phone.routes.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -69,7 +70,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (body.app_metadata !== undefined && body.app_metadata !== null) {
       throw new AuthError(403, 'not_admin', 'User not allowed');
     }
-    if (body.phone) throw errors.phoneDisabled();
+    const newPhone = body.phone ? await preparePhoneChange(ctx, user, body.phone) : undefined;
     let newEmail: string | undefined;
     if (body.email && normaliseEmail(body.email) !== user.email) {
       newEmail = normaliseEmail(body.email);
@@ -193,7 +194,8 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return row;
     });
     for (const send of mails) await send();
-    return userJson(updated, await identitiesOf(ctx.db, user.id));
+    const final = newPhone ? await requestPhoneChange(ctx, info, updated, newPhone) : updated;
+    return userJson(final, await identitiesOf(ctx.db, user.id));
   });
 
   // Sends a one-time code (the nonce for a password change) to the user's confirmed email.
