@@ -111,7 +111,11 @@ export function createSmsSender(
  * What `sendSms` needs: a subset of the AuthContext, so other modules can build one.
  * `smsQuota` is the instance-wide hourly limit (RATE_LIMIT_SMS_SENT).
  */
-export type SmsContext = { sms: SmsSender | null; smsQuota?: { take(): void } };
+export type SmsContext = {
+  sms: SmsSender | null;
+  smsQuota?: { take(): void };
+  log?: { warn(details: object, message: string): void };
+};
 
 /**
  * Sends one SMS. Throws GoTrue's errors: 422 `phone_provider_disabled` with no provider,
@@ -127,6 +131,11 @@ export async function sendSms(ctx: SmsContext, to: string, body: string): Promis
     await ctx.sms.send(to, body);
   } catch (error) {
     if (error instanceof SmsSendError) {
+      // The provider's reason (never the body, which holds the code) for the operator.
+      ctx.log?.warn(
+        { provider: ctx.sms.kind, providerCode: error.providerCode, transient: error.transient },
+        `auth: SMS delivery failed: ${error.message}`,
+      );
       throw new AuthError(
         error.transient ? 500 : 400,
         'sms_send_failed',
