@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
-import type { Tx } from '../db/client.ts';
 import {
   authIdentities,
   authMfaFactors,
@@ -18,6 +17,7 @@ import { deleteFactor, isUuid, mfaErrors } from './mfa.ts';
 import { type FactorRow, factorJson, factorsJsonOf, findFactor } from './mfa-factors.ts';
 import { actionLink, clearTokens, type EmailVerifyType, issueToken } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
+import { findUserByPhone, parsePhone, phoneExists } from './phone.ts';
 import { resolveRedirect } from './redirect.ts';
 import { endSessions, findSession } from './sessions.ts';
 import { invalidEmail } from './signup.routes.ts';
@@ -40,8 +40,6 @@ export const ADMIN_ROLES = ['service_role', 'supabase_admin'];
 
 export const notAdmin = () => new AuthError(403, 'not_admin', 'User not allowed');
 const userNotFound = () => new AuthError(404, 'user_not_found', 'User not found');
-const phoneExists = () =>
-  new AuthError(422, 'phone_exists', 'Phone number already registered by another user');
 
 /**
  * The API keys as GoTrue's gateway uses them: long-lived JWTs signed by our key, with only a
@@ -184,15 +182,6 @@ export type AdminUserInput = {
   aud?: string | null | undefined;
 };
 
-/** Digits only, as stored; GoTrue requires E.164-like numbers. */
-function normalisePhone(raw: string): string {
-  const phone = raw.replace(/[\s+()-]/g, '');
-  if (!/^\d{8,15}$/.test(phone)) {
-    throw errors.validation('Invalid phone number format (E.164 required)');
-  }
-  return phone;
-}
-
 async function passwordFields(input: AdminUserInput, minLength: number) {
   if (input.password && input.password_hash) {
     throw errors.validation('Only a password or a password hash should be provided');
@@ -224,7 +213,7 @@ function banFields(input: AdminUserInput, now: Date) {
 export async function createUser(ctx: AuthContext, input: AdminUserInput, info: RequestInfo) {
   const email = input.email ? normaliseEmail(input.email) : undefined;
   if (email && !isValidEmail(email)) throw invalidEmail();
-  const phone = input.phone ? normalisePhone(input.phone) : undefined;
+  const phone = input.phone ? parsePhone(input.phone) : undefined;
   if (!email && !phone) {
     throw errors.validation('Cannot create a user without either an email or phone');
   }
@@ -234,7 +223,7 @@ export async function createUser(ctx: AuthContext, input: AdminUserInput, info: 
     ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
       if (email && (await findUserByEmail(tx, email))) throw emailExists();
-      if (phone && (await findByPhone(tx, phone))) throw phoneExists();
+      if (phone && (await findUserByPhone(tx, phone))) throw phoneExists();
       const id = input.id ?? randomUUID();
       const providers = [...(email ? ['email'] : []), ...(phone ? ['phone'] : [])];
       const [created] = await tx
@@ -306,15 +295,6 @@ export async function createUser(ctx: AuthContext, input: AdminUserInput, info: 
   return adminUserJson(ctx, user);
 }
 
-async function findByPhone(tx: Tx, phone: string): Promise<UserRow | undefined> {
-  const [user] = await tx
-    .select()
-    .from(authUsers)
-    .where(and(eq(authUsers.phone, phone), isNull(authUsers.deletedAt)))
-    .limit(1);
-  return user;
-}
-
 /** `data` merges into metadata; a null value removes that key (GoTrue's rule). */
 function merge(current: Record<string, unknown>, patch: Record<string, unknown>) {
   const merged: Record<string, unknown> = { ...current };
@@ -338,7 +318,7 @@ export async function updateUser(
   const user = await loadUser(ctx, id);
   const email = input.email ? normaliseEmail(input.email) : undefined;
   if (email && !isValidEmail(email)) throw invalidEmail();
-  const phone = input.phone ? normalisePhone(input.phone) : undefined;
+  const phone = input.phone ? parsePhone(input.phone) : undefined;
   const password = await passwordFields(input, ctx.auth.passwordMinLength);
   const run = () =>
     ctx.db.transaction(async (tx) => {
@@ -356,7 +336,7 @@ export async function updateUser(
       }
       if ((email ?? user.email) && input.email_confirm) changes.emailConfirmedAt = now;
       if (phone && phone !== user.phone) {
-        const taken = await findByPhone(tx, phone);
+        const taken = await findUserByPhone(tx, phone);
         if (taken && taken.id !== user.id) throw phoneExists();
         changes.phone = phone;
       }

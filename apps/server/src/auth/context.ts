@@ -6,6 +6,7 @@ import type { AuthKeys } from './keys.ts';
 import type { Mailer } from './mailer.ts';
 import type { EmailQuota, IpLimiter } from './rate-limit.ts';
 import type { RedirectPolicy } from './redirect.ts';
+import type { SmsSender } from './sms.ts';
 
 /** Everything the auth services need, passed explicitly (never the Fastify request). */
 export type AuthContext = {
@@ -15,8 +16,12 @@ export type AuthContext = {
   clock: Clock;
   keys: AuthKeys;
   mailer: Mailer;
+  /** Twilio or the developer mailbox; null in production without a provider (phone auth off). */
+  sms: SmsSender | null;
   limiter: IpLimiter;
   emailQuota: EmailQuota;
+  /** The instance-wide hourly SMS quota (RATE_LIMIT_SMS_SENT). */
+  smsQuota: EmailQuota;
   redirects: RedirectPolicy;
   log: FastifyBaseLogger;
   /** SMTP deliveries still under way (awaited when the server closes). */

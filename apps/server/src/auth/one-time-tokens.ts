@@ -57,8 +57,9 @@ export async function issueToken(
   address: string,
   redirectTo: string,
   pkce?: Pkce,
-  options: { flowStateExists?: boolean } = {},
+  options: { flowStateExists?: boolean; channel?: 'email' | 'sms' } = {},
 ): Promise<{ linkToken: string; code: string }> {
+  const sms = options.channel === 'sms';
   const now = ctx.clock();
   // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
   const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
@@ -71,7 +72,7 @@ export async function issueToken(
   if (pkce && !options.flowStateExists) {
     await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);
   }
-  const code = randomCode(6);
+  const code = randomCode(sms ? ctx.auth.sms.otpLength : 6);
   await tx
     .delete(authOneTimeTokens)
     .where(and(eq(authOneTimeTokens.userId, user.id), eq(authOneTimeTokens.tokenType, tokenType)));
@@ -82,7 +83,7 @@ export async function issueToken(
     otpHash: otpHash(ctx, address, code),
     relatesTo: address,
     redirectTo,
-    expiresAt: new Date(now.getTime() + ctx.auth.mailerOtpExp * 1000),
+    expiresAt: new Date(now.getTime() + (sms ? ctx.auth.sms.otpExp : ctx.auth.mailerOtpExp) * 1000),
     createdAt: now,
     updatedAt: now,
   });
@@ -97,7 +98,9 @@ export async function issueToken(
             ? { reauthenticationSentAt: now }
             : tokenType === 'invite_token'
               ? { invitedAt: now }
-              : {};
+              : tokenType === 'phone_change_token'
+                ? { phoneChangeSentAt: now }
+                : {};
   if (Object.keys(sentAt).length > 0) {
     await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
   }
@@ -200,6 +203,21 @@ export async function consumeByCode(
     (type === 'email_change' ? await findUserByPendingEmail(tx, email) : undefined);
   const types = tokenTypesFor[type];
   if (!user || types.length === 0) return errors.otpExpired();
+  return consumeCodeOf(ctx, tx, user, email, code, types);
+}
+
+/**
+ * Consumes the user's token of one of `types` sent to `address` (email or phone) by its code;
+ * a wrong code counts against every live token, the fifth deletes it.
+ */
+export async function consumeCodeOf(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  address: string,
+  code: string,
+  types: OneTimeTokenType[],
+): Promise<Verified | AuthError> {
   const rows = await tx
     .select()
     .from(authOneTimeTokens)
@@ -207,13 +225,13 @@ export async function consumeByCode(
       and(
         eq(authOneTimeTokens.userId, user.id),
         inArray(authOneTimeTokens.tokenType, types),
-        eq(authOneTimeTokens.relatesTo, email),
+        eq(authOneTimeTokens.relatesTo, address),
       ),
     )
     .for('update');
   const now = ctx.clock().getTime();
   const live = rows.filter((row) => row.expiresAt.getTime() > now);
-  const expected = otpHash(ctx, email, code.trim());
+  const expected = otpHash(ctx, address, code.trim());
   const match = live.find((row) => safeEqualHex(row.otpHash, expected));
   if (!match) {
     for (const row of live) {

@@ -56,6 +56,8 @@ export async function startAuthServer(
       RATE_LIMIT_MFA: '0',
       RATE_LIMIT_EMAIL_SENT: '0',
       SMTP_MAX_FREQUENCY: '0',
+      SMS_MAX_FREQUENCY: '0',
+      RATE_LIMIT_SMS_SENT: '0',
       ...env,
     }),
     webDistDir: '/nonexistent-web-dist',
@@ -88,6 +90,14 @@ export async function startAuthServer(
     const code = /code: (\d{6})/.exec(message.text)?.[1];
     const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(message.text)?.[1];
     return { ...message, code, link };
+  }
+
+  /** The newest SMS to `phone` (any form), with its code. */
+  async function lastSms(phone: string) {
+    const [message] = await mailbox(phone);
+    if (!message) throw new Error(`no SMS for ${phone}`);
+    const code = /(\d{6,10}) is your/.exec(message.text)?.[1];
+    return { ...message, code };
   }
 
   /** The official client, unmodified, with an in-memory storage. */
@@ -135,6 +145,7 @@ export async function startAuthServer(
     authUrl,
     mailbox,
     lastMail,
+    lastSms,
     client,
     close: async () => {
       await app.close();
@@ -150,4 +161,12 @@ let counter = 0;
 export function uniqueEmail(prefix = 'user'): string {
   counter++;
   return `${prefix}.${Date.now().toString(36)}.${counter}@example.com`;
+}
+
+let phoneCounter = 0;
+/** A unique E.164 number per call (German mobile range), as `+49…`. */
+export function uniquePhone(): string {
+  phoneCounter++;
+  const tail = `${Date.now() % 1_000_000}${String(phoneCounter).padStart(3, '0')}`;
+  return `+49151${tail.padStart(9, '0').slice(-9)}`;
 }

@@ -10,6 +10,7 @@ import { authenticate } from './guard.ts';
 import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
+import { preparePhoneChange, requestPhoneChange } from './phone.routes.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -74,7 +75,6 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (body.app_metadata !== undefined && body.app_metadata !== null) {
       throw new AuthError(403, 'not_admin', 'User not allowed');
     }
-    if (body.phone) throw errors.phoneDisabled();
     const changesEmail = Boolean(body.email && normaliseEmail(body.email) !== user.email);
     // With a verified MFA factor, the address and the password change only at aal2.
     if (
@@ -88,6 +88,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
         'AAL2 session is required to update email or password when MFA is enabled.',
       );
     }
+    const newPhone = body.phone ? await preparePhoneChange(ctx, user, body.phone) : undefined;
     let newEmail: string | undefined;
     if (body.email && normaliseEmail(body.email) !== user.email) {
       newEmail = normaliseEmail(body.email);
@@ -211,8 +212,9 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return row;
     });
     for (const send of mails) await send();
+    const final = newPhone ? await requestPhoneChange(ctx, info, updated, newPhone) : updated;
     return userJson(
-      updated,
+      final,
       await identitiesOf(ctx.db, user.id),
       await factorsJsonOf(ctx.db, user.id),
     );
