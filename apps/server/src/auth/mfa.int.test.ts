@@ -264,6 +264,60 @@ describe.each(testDrivers)('MFA (TOTP) with auth-js (%s)', (driver) => {
     expect((await client.mfa.listFactors()).data?.all).toHaveLength(3);
   });
 
+  it('enrols a phone factor, texts the code, and verifies it to aal2 with mfa/phone', async () => {
+    const phoneServer = await startAuthServer(driver, {
+      MAILER_AUTOCONFIRM: 'true',
+      MFA_PHONE_ENROLL_ENABLED: 'true',
+    });
+    try {
+      const client = phoneServer.client();
+      await client.signUp({ email: uniqueEmail('phone-mfa'), password: PASSWORD });
+      const phone = `+1555${String(Date.now()).slice(-7)}`;
+      const enrolled = await client.mfa.enroll({
+        factorType: 'phone',
+        phone,
+        friendlyName: 'Mobile',
+      });
+      expect(enrolled.error).toBeNull();
+      expect(enrolled.data).toMatchObject({ type: 'phone', phone: phone.slice(1) });
+      const factorId = enrolled.data?.id as string;
+      const challenge = await client.mfa.challenge({ factorId, channel: 'sms' });
+      expect(challenge.error).toBeNull();
+      expect(challenge.data?.type).toBe('phone');
+      const { code } = await phoneServer.lastSms(phone);
+      expect(code).toMatch(/^\d{6}$/);
+      const wrong = await client.mfa.verify({
+        factorId,
+        challengeId: challenge.data?.id as string,
+        code: code === '000000' ? '111111' : '000000',
+      });
+      expect(wrong.error?.code).toBe('mfa_verification_failed');
+      const verified = await client.mfa.verify({
+        factorId,
+        challengeId: challenge.data?.id as string,
+        code: code as string,
+      });
+      expect(verified.error).toBeNull();
+      const claims = decodeJwt(verified.data?.access_token as string) as Claims;
+      expect(claims.aal).toBe('aal2');
+      expect(claims.amr[0]?.method).toBe('mfa/phone');
+      const factors = await client.mfa.listFactors();
+      expect(factors.data?.phone).toHaveLength(1);
+      // The challenge is single use.
+      const again = await client.mfa.verify({
+        factorId,
+        challengeId: challenge.data?.id as string,
+        code: code as string,
+      });
+      expect(again.error?.code).toBe('mfa_challenge_expired');
+      // The same number cannot be enrolled twice once verified.
+      const twice = await client.mfa.enroll({ factorType: 'phone', phone });
+      expect(twice.error?.code).toBe('mfa_verified_factor_exists');
+    } finally {
+      await phoneServer.close();
+    }
+  });
+
   it('answers phone factors as disabled, and refuses anonymous users and unknown factors', async () => {
     const { client } = await signedIn();
     const phone = await client.mfa.enroll({ factorType: 'phone', phone: '+15555550100' });

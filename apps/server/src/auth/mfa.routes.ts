@@ -4,7 +4,7 @@ import { optionalString, parseBody } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
-import { createChallenge, enrollTotp, mfaErrors, unenroll, verifyChallenge } from './mfa.ts';
+import { createChallenge, enrollPhone, enrollTotp, unenroll, verifyChallenge } from './mfa.ts';
 import { createIpLimiter } from './rate-limit.ts';
 
 const enrollBody = z.object({
@@ -13,8 +13,9 @@ const enrollBody = z.object({
   issuer: optionalString,
   phone: optionalString,
 });
-// auth-js also sends factorId, channel and webauthn here: ignored.
+// auth-js also sends factorId and webauthn to /challenge: ignored.
 const verifyBody = z.object({ challenge_id: optionalString, code: optionalString });
+const challengeBody = z.object({ channel: optionalString });
 
 type FactorParams = { Params: { id: string } };
 
@@ -37,7 +38,12 @@ export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
           info,
         );
       case 'phone':
-        throw mfaErrors.phoneDisabled();
+        return enrollPhone(
+          ctx,
+          auth,
+          { friendlyName: body.friendly_name ?? undefined, phone: body.phone ?? undefined },
+          info,
+        );
       case 'webauthn':
         throw new AuthError(
           422,
@@ -53,7 +59,14 @@ export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const info = requestInfo(request);
     limit(info.ip);
     const auth = await authenticate(ctx, request);
-    return createChallenge(ctx, auth, request.params.id, info);
+    const body = parseBody(challengeBody, request.body);
+    return createChallenge(
+      ctx,
+      auth,
+      request.params.id,
+      { channel: body.channel ?? undefined },
+      info,
+    );
   });
 
   app.post<FactorParams>('/factors/:id/verify', async (request) => {

@@ -5,6 +5,7 @@ import type { Tx } from '../db/client.ts';
 import { authMfaChallenges, authMfaFactors, authSessions, authUsers } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
+import { hmacHex, randomCode, safeEqualHex } from './crypto.ts';
 import { AuthError } from './errors.ts';
 import type { Authenticated } from './guard.ts';
 import {
@@ -14,6 +15,13 @@ import {
   factorsOf,
   findFactor,
 } from './mfa-factors.ts';
+import {
+  assertPhoneEnabled,
+  assertSmsChannel,
+  claimSmsSlot,
+  parsePhone,
+  sendAuthSms,
+} from './phone.ts';
 import { elevateSession, type SessionJson, type SessionRow } from './sessions.ts';
 import { isUniqueViolation } from './users.ts';
 
@@ -165,6 +173,90 @@ export async function enrollTotp(
   };
 }
 
+/**
+ * A new unverified phone factor (MFA_PHONE_ENROLL_ENABLED and an SMS path needed). A number
+ * already verified as a factor is refused; an unverified enrolment of it is replaced.
+ */
+export async function enrollPhone(
+  ctx: AuthContext,
+  auth: Authenticated,
+  input: { friendlyName: string | undefined; phone: string | undefined },
+  info: RequestInfo,
+): Promise<{ id: string; type: 'phone'; friendly_name: string; phone: string }> {
+  const session = requireMfaCaller(auth);
+  if (!ctx.auth.mfa.phoneEnabled) throw mfaErrors.phoneDisabled();
+  assertPhoneEnabled(ctx);
+  const phone = parsePhone(input.phone);
+  const { user } = auth;
+  const friendlyName = input.friendlyName?.trim() || null;
+  const run = () =>
+    ctx.db.transaction(async (tx) => {
+      const now = ctx.clock();
+      await tx
+        .select({ id: authUsers.id })
+        .from(authUsers)
+        .where(eq(authUsers.id, user.id))
+        .for('update');
+      const factors = await factorsOf(tx, user.id);
+      if (factors.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
+        return mfaErrors.insufficientAal('AAL2 required to enroll a new factor');
+      }
+      const samePhone = factors.filter((f) => f.factorType === 'phone' && f.phone === phone);
+      if (samePhone.some((f) => f.status === 'verified')) {
+        return new AuthError(
+          422,
+          'mfa_verified_factor_exists',
+          'A verified phone factor already exists, unenroll the existing factor to continue',
+        );
+      }
+      for (const stale of samePhone) {
+        await tx.delete(authMfaFactors).where(eq(authMfaFactors.id, stale.id));
+      }
+      const others = factors.filter((f) => !samePhone.includes(f));
+      if (friendlyName && others.some((f) => f.friendlyName === friendlyName)) {
+        return nameConflict(friendlyName);
+      }
+      if (others.length >= ctx.auth.mfa.maxEnrolledFactors) {
+        return new AuthError(
+          422,
+          'too_many_enrolled_mfa_factors',
+          'Maximum number of verified factors reached, unenroll to continue',
+        );
+      }
+      const [factor] = await tx
+        .insert(authMfaFactors)
+        .values({
+          userId: user.id,
+          friendlyName,
+          factorType: 'phone',
+          phone,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      const created = factor as FactorRow;
+      await audit(tx, info, 'factor_in_progress', user.id, {
+        factor_id: created.id,
+        factor_type: 'phone',
+      });
+      return created;
+    });
+  let outcome: Awaited<ReturnType<typeof run>>;
+  try {
+    outcome = await run();
+  } catch (error) {
+    if (isUniqueViolation(error) && friendlyName) throw nameConflict(friendlyName);
+    throw error;
+  }
+  if (outcome instanceof AuthError) throw outcome;
+  return { id: outcome.id, type: 'phone', friendly_name: outcome.friendlyName ?? '', phone };
+}
+
+/** The stored form of an SMS code: keyed by the challenge, so it is useless anywhere else. */
+function challengeCodeHash(ctx: AuthContext, challengeId: string, code: string): string {
+  return hmacHex(ctx.keys.hmacKey, `mfa-challenge:${challengeId}:${code}`);
+}
+
 const nameConflict = (name: string) =>
   new AuthError(
     422,
@@ -172,40 +264,64 @@ const nameConflict = (name: string) =>
     `A factor with the friendly name "${name.slice(0, 100)}" for this user already exists`,
   );
 
-/** A challenge for one of the caller's factors, bound to the caller's IP, expiring. */
+/**
+ * A challenge for one of the caller's factors, bound to the caller's IP, expiring. For a
+ * phone factor it texts a code (one SMS per number per SMS_MAX_FREQUENCY).
+ */
 export async function createChallenge(
   ctx: AuthContext,
   auth: Authenticated,
   factorId: string,
+  input: { channel: string | undefined },
   info: RequestInfo,
 ): Promise<{ id: string; type: 'totp' | 'phone'; expires_at: number }> {
   requireMfaCaller(auth);
   if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
   const factor = await findFactor(ctx.db, auth.user.id, factorId);
   if (!factor) throw mfaErrors.factorNotFound();
-  if (factor.factorType === 'phone') throw mfaErrors.phoneVerifyDisabled();
-  return ctx.db.transaction(async (tx) => {
+  const phone = factor.factorType === 'phone' ? factor.phone : null;
+  if (factor.factorType === 'phone') {
+    if (!ctx.auth.mfa.phoneEnabled) throw mfaErrors.phoneVerifyDisabled();
+    assertPhoneEnabled(ctx);
+    assertSmsChannel(input.channel);
+    await claimSmsSlot(ctx, phone as string);
+  }
+  const code = phone ? randomCode(ctx.auth.sms.otpLength) : null;
+  const challenge = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock();
     const expiresAt = new Date(now.getTime() + ctx.auth.mfa.challengeExpiry * 1000);
-    const [challenge] = await tx
+    const [row] = await tx
       .insert(authMfaChallenges)
       .values({ factorId: factor.id, ip: info.ip, expiresAt, createdAt: now })
       .returning({ id: authMfaChallenges.id });
+    const id = (row as { id: string }).id;
+    if (code) {
+      await tx
+        .update(authMfaChallenges)
+        .set({ otpHash: challengeCodeHash(ctx, id, code) })
+        .where(eq(authMfaChallenges.id, id));
+    }
     await tx
       .update(authMfaFactors)
       .set({ lastChallengedAt: now })
       .where(eq(authMfaFactors.id, factor.id));
-    return {
-      id: (challenge as { id: string }).id,
-      type: factor.factorType,
-      expires_at: Math.floor(expiresAt.getTime() / 1000),
-    };
+    return { id, type: factor.factorType, expires_at: Math.floor(expiresAt.getTime() / 1000) };
   });
+  if (phone && code) {
+    try {
+      await sendAuthSms(ctx, 'code', phone, code);
+    } catch (error) {
+      // Undelivered: the challenge can never be answered, so it goes.
+      await ctx.db.delete(authMfaChallenges).where(eq(authMfaChallenges.id, challenge.id));
+      throw error;
+    }
+  }
+  return challenge;
 }
 
 /**
  * Checks the code against the challenge (single use, expiring, same IP, attempt-limited) and
- * the TOTP secret (±1 time step, never a step at or before the last one accepted, so a code
+ * the SMS code or the TOTP secret (±1 time step, never a step at or before the last one accepted, so a code
  * cannot be replayed), then raises the same session to aal2. Runs in one transaction that
  * commits failed attempts too.
  */
@@ -225,7 +341,9 @@ export async function verifyChallenge(
   const outcome = await ctx.db.transaction(async (tx) => {
     const factor = await findFactor(tx, user.id, factorId, { lock: true });
     if (!factor) return mfaErrors.factorNotFound();
-    if (factor.factorType === 'phone') return mfaErrors.phoneVerifyDisabled();
+    if (factor.factorType === 'phone' && !ctx.auth.mfa.phoneEnabled) {
+      return mfaErrors.phoneVerifyDisabled();
+    }
     const [challenge] = await tx
       .select()
       .from(authMfaChallenges)
@@ -244,14 +362,26 @@ export async function verifyChallenge(
         'Challenge and verify IP addresses mismatch.',
       );
     }
-    const step = acceptedStep(ctx, factor, code, now);
-    if (step === null) {
+    let step: number | null = factor.lastUsedStep;
+    let ok: boolean;
+    if (factor.factorType === 'totp') {
+      step = acceptedStep(ctx, factor, code, now);
+      ok = step !== null;
+    } else {
+      ok =
+        challenge.otpHash !== null &&
+        /^\d{6,10}$/.test(code) &&
+        safeEqualHex(challenge.otpHash, challengeCodeHash(ctx, challenge.id, code));
+    }
+    if (!ok) {
       await failAttempt(tx, challenge.id, challenge.attempts);
       await audit(tx, info, 'verification_attempted', user.id, {
         factor_id: factor.id,
         ok: false,
       });
-      return mfaErrors.verificationFailed();
+      return factor.factorType === 'totp'
+        ? mfaErrors.verificationFailed()
+        : new AuthError(422, 'mfa_verification_failed', 'Invalid MFA Phone code entered');
     }
     await tx.delete(authMfaChallenges).where(eq(authMfaChallenges.id, challenge.id));
     await tx
@@ -284,7 +414,8 @@ export async function verifyChallenge(
       );
     }
     const [fresh] = await tx.select().from(authUsers).where(eq(authUsers.id, user.id));
-    return elevateSession(ctx, tx, fresh ?? user, current, factor.id, 'totp', info);
+    const method = factor.factorType === 'totp' ? 'totp' : 'mfa/phone';
+    return elevateSession(ctx, tx, fresh ?? user, current, factor.id, method, info);
   });
   if (outcome instanceof AuthError) throw outcome;
   return outcome;
