@@ -198,6 +198,12 @@ describe.each(testDrivers)('admin API with auth-js (%s)', (driver) => {
     const mail = await server.lastMail(email);
     // An unlisted redirect falls back to SITE_URL.
     expect(mail.link).not.toContain('evil');
+    expect(new URL(mail.link as string).searchParams.get('redirect_to')).toBe(server.baseUrl);
+    // Without one, the invitation lands on the set-password page.
+    const other = uniqueEmail('staff2');
+    await inviteUserByEmail(ctx, other);
+    const landing = new URL((await server.lastMail(other)).link as string);
+    expect(landing.searchParams.get('redirect_to')).toBe(`${server.baseUrl}/updatepassword`);
     // The code in the mail works too (verifyOtp type invite).
     const verified = await server
       .client()

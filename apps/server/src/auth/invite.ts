@@ -1,3 +1,4 @@
+import { spaRoutes } from '@upnext/contract/routes';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { factorsJsonOf } from './mfa-factors.ts';
@@ -17,7 +18,10 @@ import {
 import { emailExists } from './verify.routes.ts';
 
 export type InviteOptions = {
-  /** Where the invitation link lands (allow-listed like every redirect; else SITE_URL). */
+  /**
+   * Where the invitation link lands (allow-listed like every redirect); by default the site's
+   * set-password page (`/updatepassword`), an unlisted one falls back to SITE_URL.
+   */
   redirectTo?: string | undefined;
   /** Stored as the new user's user_metadata. */
   data?: Record<string, unknown> | undefined;
@@ -30,7 +34,8 @@ const SERVER_CALL: RequestInfo = { ip: 'server', userAgent: null, requestId: 'se
  * Invites someone by email (GoTrue's POST /invite, also called server-side, e.g. by the
  * company module to invite staff): creates the user without a password, unconfirmed, and
  * mails the branded invitation. Its link (or code, type `invite`) confirms the address and
- * signs the user in at `redirectTo`, where they choose a password (PUT /user). Inviting an
+ * signs the user in at `redirectTo` (by default the set-password page), where they choose a
+ * password (PUT /user). Inviting an
  * address again before it was accepted sends a new invitation; an address with a confirmed
  * account answers 422 email_exists.
  */
@@ -42,7 +47,10 @@ export async function inviteUserByEmail(
 ): Promise<UserJson> {
   const address = normaliseEmail(email);
   if (!isValidEmail(address)) throw invalidEmail();
-  const redirectTo = resolveRedirect(ctx.redirects, options.redirectTo);
+  const redirectTo = resolveRedirect(
+    ctx.redirects,
+    options.redirectTo ?? `${ctx.auth.siteUrl}${spaRoutes.updatePassword}`,
+  );
   const run = () =>
     ctx.db.transaction(async (tx) => {
       const now = ctx.clock();

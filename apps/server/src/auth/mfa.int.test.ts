@@ -337,6 +337,55 @@ describe.each(testDrivers)('MFA (TOTP) with auth-js (%s)', (driver) => {
     expect(refused.error?.status).toBe(403);
   });
 
+  it('refuses a verification from another IP than the challenge (mfa_ip_address_mismatch)', async () => {
+    const proxied = await startAuthServer(driver, {
+      MAILER_AUTOCONFIRM: 'true',
+      TRUST_PROXY: 'true',
+    });
+    try {
+      const { data } = await proxied
+        .client()
+        .signUp({ email: uniqueEmail('ip'), password: PASSWORD });
+      const token = data.session?.access_token as string;
+      const post = (path: string, body: unknown, ip: string) =>
+        fetch(`${proxied.authUrl}${path}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'x-supabase-api-version': '2024-01-01',
+            'x-forwarded-for': ip,
+          },
+          body: JSON.stringify(body),
+        });
+      const enrolled = (await (
+        await post('/factors', { factor_type: 'totp' }, '203.0.113.1')
+      ).json()) as {
+        id: string;
+        totp: { secret: string };
+      };
+      const challenge = (await (
+        await post(`/factors/${enrolled.id}/challenge`, {}, '203.0.113.1')
+      ).json()) as { id: string };
+      const code = codeFor(enrolled.totp.secret);
+      const elsewhere = await post(
+        `/factors/${enrolled.id}/verify`,
+        { challenge_id: challenge.id, code },
+        '198.51.100.7',
+      );
+      expect(elsewhere.status).toBe(422);
+      expect(((await elsewhere.json()) as { code: string }).code).toBe('mfa_ip_address_mismatch');
+      const same = await post(
+        `/factors/${enrolled.id}/verify`,
+        { challenge_id: challenge.id, code },
+        '203.0.113.1',
+      );
+      expect(same.status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('lets only one of two concurrent verifications with the same code through', async () => {
     const user = await signedIn();
     const { data } = await user.client.mfa.enroll({ factorType: 'totp' });
