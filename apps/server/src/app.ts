@@ -6,17 +6,19 @@ import {
 } from 'fastify-type-provider-zod';
 import { authPlugin } from './auth/auth.plugin.ts';
 import type { AuthContextRef } from './auth/context.ts';
-import type { AuthKeys } from './auth/keys.ts';
+import { type AuthKeys, ephemeralKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { apiPlugin } from './http/api.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { type EventPublisher, silentPublisher } from './lib/events.ts';
 import type { Lifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
-import { systemRoutes } from './modules/system/system.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -26,6 +28,10 @@ export type AppDeps = {
   authKeys?: AuthKeys;
   /** The process logger; tests leave it out and get one built from the config. */
   logger?: FastifyBaseLogger;
+  /** One clock for the whole app; tests pass a controllable one. */
+  clock?: Clock;
+  /** Where committed changes are announced (the realtime module); silent when left out. */
+  publisher?: EventPublisher;
 };
 
 /** Builds the whole HTTP app without listening, so tests can `inject` into it. */
@@ -50,11 +56,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerSecurity(app, config);
   await registerOpenApi(app, config);
-  await app.register(systemRoutes, {
+  // One key pair for the auth service and the /api token check (tests: in memory).
+  if (!deps.authKeys && config.env === 'production') {
+    app.log.warn('auth: no signing key given; sessions will not survive a restart');
+  }
+  const keys = deps.authKeys ?? ephemeralKeys(config.auth.jwtSecret);
+  const clock = deps.clock ?? systemClock;
+  await app.register(apiPlugin, {
     prefix: '/api',
     config,
     database: deps.database,
     lifecycle: deps.lifecycle,
+    clock,
+    keys,
+    publisher: deps.publisher ?? silentPublisher,
   });
   // The auth service's context, for modules that call it server-side (inviteUserByEmail).
   app.decorate('authService', { current: undefined } satisfies AuthContextRef);
@@ -62,7 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/auth/v1',
     config,
     database: deps.database,
-    keys: deps.authKeys,
+    keys,
+    clock,
     contextRef: app.authService,
   });
   await registerSpa(app, config.webDistDir);

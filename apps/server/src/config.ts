@@ -98,6 +98,7 @@ const envSchema = z.object({
       'must be a PEM private key or a private JWK (JSON)',
     )
     .optional(),
+  HOSTED_AUTH_URL: urlFromEnv.optional(),
   MAILER_AUTOCONFIRM: booleanFromEnv.default(false),
   MAILER_SECURE_EMAIL_CHANGE_ENABLED: booleanFromEnv.default(true),
   MAILER_OTP_EXP: seconds.min(60).max(86_400).default(3600),
@@ -189,6 +190,8 @@ export type AuthConfig = Readonly<{
   jwtAud: string;
   jwtSecret: string | undefined;
   jwtPrivateKey: string | undefined;
+  /** A hosted Supabase Auth (`https://<project>.supabase.co/auth/v1`) whose tokens /api accepts too. */
+  hostedAuthUrl: string | undefined;
   mailerAutoconfirm: boolean;
   mailerOtpExp: number;
   /** An email change needs confirming from the current address as well as the new one. */
@@ -299,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwtAud: e.JWT_AUD,
       jwtSecret: e.JWT_SECRET,
       jwtPrivateKey: e.JWT_PRIVATE_KEY,
+      hostedAuthUrl: e.HOSTED_AUTH_URL?.replace(/\/$/, ''),
       mailerAutoconfirm: e.MAILER_AUTOCONFIRM,
       mailerOtpExp: e.MAILER_OTP_EXP,
       mailerSecureEmailChange: e.MAILER_SECURE_EMAIL_CHANGE_ENABLED,

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { loadAuthKeys } from './auth/keys.ts';
+import { mailerFor } from './auth/mailer.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
@@ -11,6 +12,8 @@ import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { seedDemoData } from './modules/demo/demo.seed.ts';
+import { createOutbox, type Outbox } from './modules/notifications/outbox.ts';
+import { enqueueDueReminders } from './modules/tokens/tokens.notifications.ts';
 
 function readConfig() {
   try {
@@ -38,6 +41,7 @@ const lifecycle = createLifecycle();
 let app: FastifyInstance | undefined;
 let database: Database | undefined;
 let releaseDataDir: (() => Promise<void>) | undefined;
+let outbox: Outbox | undefined;
 let stopping = false;
 async function shutdown(reason: string, exitCode: number) {
   if (stopping) {
@@ -54,6 +58,7 @@ async function shutdown(reason: string, exitCode: number) {
   forceExit.unref();
   try {
     await app?.close(); // stops accepting, waits for in-flight requests
+    await outbox?.stop(); // lets a delivery under way finish; the rest stays queued
     await database?.close();
     await releaseDataDir?.();
     log.info('stopped');
@@ -89,6 +94,22 @@ const authKeys = await loadAuthKeys(config.auth, config.dataDir);
 app = await buildApp({ config, database, lifecycle, logger: log, authKeys });
 await app.listen({ host: config.host, port: config.port });
 lifecycle.ready = true;
+
+const db = database.db;
+outbox = createOutbox({
+  db,
+  clock: systemClock,
+  mailer: mailerFor(config.auth, db),
+  log,
+  beforeTick: async () => {
+    await enqueueDueReminders(
+      db,
+      { publicUrl: config.publicUrl, smsEnabled: false },
+      systemClock(),
+    );
+  },
+});
+outbox.start();
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;

@@ -5,7 +5,7 @@ import { type Clock, systemClock } from '../lib/clock.ts';
 import { adminRoutes } from './admin.routes.ts';
 import type { AuthContext, AuthContextRef } from './context.ts';
 import { AuthError, authErrorHandler, errors, sendAuthError } from './errors.ts';
-import { type AuthKeys, ephemeralKeys } from './keys.ts';
+import type { AuthKeys } from './keys.ts';
 import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
 import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
@@ -20,8 +20,8 @@ import { verifyRoutes } from './verify.routes.ts';
 export type AuthPluginOptions = {
   config: Config;
   database: Database;
-  /** Loaded by server.ts from JWT_PRIVATE_KEY or DATA_DIR; tests leave it out (in-memory key). */
-  keys?: AuthKeys | undefined;
+  /** Loaded by server.ts from JWT_PRIVATE_KEY or DATA_DIR; shared with the /api token check. */
+  keys: AuthKeys;
   clock?: Clock;
   mailer?: Mailer;
   /** Receives the context, for server-side callers in other modules (`inviteUserByEmail`). */
@@ -38,10 +38,7 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   const { config } = options;
   const auth = config.auth;
   const clock = options.clock ?? systemClock;
-  if (!options.keys && config.env === 'production') {
-    app.log.warn('auth: no signing key given; sessions will not survive a restart');
-  }
-  const keys = options.keys ?? ephemeralKeys(auth.jwtSecret);
+  const keys = options.keys;
   const mailer =
     options.mailer ??
     (auth.smtpUrl

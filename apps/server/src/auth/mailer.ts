@@ -1,9 +1,17 @@
 import { and, desc, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
+import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { authDevMailbox } from '../db/schema/auth.ts';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailAttachment = { filename: string; contentType: string; content: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: MailAttachment[];
+};
 
 export interface Mailer {
   readonly kind: 'smtp' | 'dev-mailbox';
@@ -25,10 +33,18 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 export function devMailboxMailer(db: Db): Mailer {
   return {
     kind: 'dev-mailbox',
-    async send(message) {
-      await db.insert(authDevMailbox).values(message);
+    async send({ attachments, ...message }) {
+      // The mailbox keeps the text; attachments are named so a developer sees they went out.
+      const names = attachments?.map((file) => file.filename).join(', ');
+      const text = names ? `${message.text}\n\nAttached: ${names}` : message.text;
+      await db.insert(authDevMailbox).values({ ...message, text });
     },
   };
+}
+
+/** SMTP when SMTP_URL is set, the developer mailbox otherwise. */
+export function mailerFor(auth: AuthConfig, db: Db): Mailer {
+  return auth.smtpUrl ? smtpMailer(auth.smtpUrl, auth.smtpFrom) : devMailboxMailer(db);
 }
 
 /** The mailbox holds email and SMS; `to` is an address or a phone number (`+` optional). */

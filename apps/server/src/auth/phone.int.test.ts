@@ -214,4 +214,13 @@ describe.each(testDrivers)('phone sign-in with auth-js (%s)', (driver) => {
     const again = await autoconfirm.client().signUp({ phone, password: PASSWORD });
     expect(again.error?.code).toBe('user_already_exists');
   });
+  it('sends the reauthentication nonce by SMS to a phone-only account', async () => {
+    const { client, phone } = await confirmedPhoneUser();
+    const before = await server.lastSms(phone);
+    const { error } = await client.reauthenticate();
+    expect(error).toBeNull();
+    const sms = await server.lastSms(phone);
+    expect(sms.id).not.toBe(before.id);
+    expect(sms.text).toMatch(/^UpNext: \d{6} is your code to confirm it is you\./);
+  });
 });

@@ -326,3 +326,29 @@ export async function requestPhoneChange(
   await issueAndText(ctx, info, pending, 'phone_change_token', phone, 'user_modified');
   return (await findUserById(ctx.db, user.id)) ?? pending;
 }
+
+/** GET /reauthenticate for an account with a confirmed phone and no confirmed email. */
+export async function phoneReauthenticate(
+  ctx: AuthContext,
+  info: RequestInfo,
+  user: UserRow,
+  phone: string,
+): Promise<Record<string, never>> {
+  await claimSmsSlot(ctx, phone);
+  const { code } = await ctx.db.transaction(async (tx) => {
+    const issued = await issueToken(
+      ctx,
+      tx,
+      user,
+      'reauthentication_token',
+      phone,
+      ctx.auth.siteUrl,
+      undefined,
+      { channel: 'sms' },
+    );
+    await audit(tx, info, 'user_modified', user.id, { change: 'reauthentication_requested' });
+    return issued;
+  });
+  await sendAuthSms(ctx, 'reauthentication', phone, code);
+  return {};
+}

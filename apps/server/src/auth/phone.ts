@@ -174,7 +174,7 @@ export async function applyPhoneChange(tx: Tx, user: UserRow, now: Date): Promis
   return updated as UserRow;
 }
 
-export type SmsKind = 'code' | 'phone_change' | 'existing_account';
+export type SmsKind = 'code' | 'phone_change' | 'reauthentication' | 'existing_account';
 
 /**
  * The SMS texts: short, branded, the code first. The last line is the WebOTP form
@@ -192,6 +192,8 @@ export function renderAuthSms(
       return `UpNext: ${input.code} is your sign-in code. It expires in ${validity}. Never share it.\n\n@${host} #${input.code}`;
     case 'phone_change':
       return `UpNext: ${input.code} is your code to confirm this number. It expires in ${validity}. Never share it.\n\n@${host} #${input.code}`;
+    case 'reauthentication':
+      return `UpNext: ${input.code} is your code to confirm it is you. It expires in ${validity}. Never share it.\n\n@${host} #${input.code}`;
     case 'existing_account':
       return `UpNext: someone tried to create an account with this number, which already has one. If it was you, sign in instead; otherwise ignore this message.`;
   }

@@ -10,7 +10,7 @@ import { authenticate } from './guard.ts';
 import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
-import { preparePhoneChange, requestPhoneChange } from './phone.routes.ts';
+import { phoneReauthenticate, preparePhoneChange, requestPhoneChange } from './phone.routes.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -225,6 +225,10 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const info = requestInfo(request);
     ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const { user } = await authenticate(ctx, request);
+    // A phone-only account gets the nonce by SMS, as GoTrue does.
+    if ((!user.email || !user.emailConfirmedAt) && user.phone && user.phoneConfirmedAt && ctx.sms) {
+      return phoneReauthenticate(ctx, info, user, user.phone);
+    }
     if (!user.email || !user.emailConfirmedAt) {
       throw new AuthError(
         422,

@@ -16,6 +16,20 @@ const statusByCode = {
   internal_error: 500,
   database_unavailable: 503,
   not_ready: 503,
+  // Tokens and bookings (modules/tokens): stable codes clients branch on.
+  session_not_found: 404,
+  slot_not_found: 404,
+  token_not_found: 404,
+  session_closed: 409,
+  session_not_open: 409,
+  session_full: 409,
+  token_limit_reached: 409,
+  walk_in_not_allowed: 409,
+  booking_not_allowed: 409,
+  slot_full: 409,
+  slot_blocked: 409,
+  slot_in_past: 409,
+  invalid_token_transition: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof statusByCode;

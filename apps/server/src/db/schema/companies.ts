@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { authUsers } from './auth.ts';
 
 export const companyPlans = ['free', 'pro', 'business'] as const;
 
@@ -25,3 +26,48 @@ export const companies = pgTable(
     check('companies_slug_check', sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
   ],
 );
+
+export const companyRoles = ['owner', 'admin', 'staff'] as const;
+export type CompanyRole = (typeof companyRoles)[number];
+export const companyUserStatuses = ['invited', 'active', 'disabled'] as const;
+
+/** A user's place in a company. Roles are per company; any signed-in user is also a client. */
+export const companyUsers = pgTable(
+  'company_users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    /** The address the invite went to (kept when the user later changes theirs). */
+    email: text('email').notNull(),
+    role: text('role', { enum: companyRoles }).notNull(),
+    status: text('status', { enum: companyUserStatuses }).notNull().default('invited'),
+    invitedBy: uuid('invited_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('company_users_company_user_key').on(t.companyId, t.userId),
+    index('company_users_user_idx').on(t.userId),
+    check('company_users_role_check', sql`${t.role} in ('owner', 'admin', 'staff')`),
+    check('company_users_status_check', sql`${t.status} in ('invited', 'active', 'disabled')`),
+  ],
+);
+
+/** What the app knows of a user beyond auth: display data and the private topic name. */
+export const userProfiles = pgTable('user_profiles', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => authUsers.id, { onDelete: 'cascade' }),
+  displayName: text('display_name').notNull().default(''),
+  avatarUrl: text('avatar_url'),
+  timezone: text('timezone'),
+  /** Random, unique and stable: names `/topic/user/{subscribeId}` and `/topic/meeting/{subscribeId}`. */
+  subscribeId: text('subscribe_id').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,6 +1,8 @@
 // The schema drizzle-kit reads and the typed client is built from.
 export * from './auth.ts';
 export * from './companies.ts';
+export * from './notifications.ts';
 export * from './queues.ts';
 export * from './sessions.ts';
 export * from './system.ts';
+export * from './tokens.ts';

@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export const notificationChannels = ['email', 'sms'] as const;
+export const notificationStatuses = ['pending', 'sending', 'sent', 'failed'] as const;
+
+export type NotificationAttachment = { filename: string; contentType: string; content: string };
+
+/**
+ * The outbox: a message is written in the same transaction as the change it tells about, and
+ * a worker delivers it afterwards with retries, so a crash loses nothing and a rolled-back
+ * change sends nothing.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    channel: text('channel', { enum: notificationChannels }).notNull(),
+    recipient: text('recipient').notNull(),
+    template: text('template').notNull(),
+    subject: text('subject').notNull().default(''),
+    text: text('text').notNull(),
+    html: text('html'),
+    attachments: jsonb('attachments')
+      .$type<NotificationAttachment[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    status: text('status', { enum: notificationStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the worker may (re)try; while sending, the end of its lease. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Makes a message once-only, e.g. `reminder:<tokenId>:email`. */
+    dedupeKey: text('dedupe_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('notifications_due_idx').on(t.status, t.nextAttemptAt),
+    uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
+    check('notifications_channel_check', sql`${t.channel} in ('email', 'sms')`),
+    check(
+      'notifications_status_check',
+      sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`,
+    ),
+  ],
+);

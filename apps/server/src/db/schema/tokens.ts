@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { authUsers } from './auth.ts';
+import { sessionServices, sessions } from './sessions.ts';
+
+export const tokenKinds = ['walk_in', 'booking'] as const;
+export const tokenStatuses = [
+  'pending_payment',
+  'booked',
+  'waiting',
+  'called',
+  'serving',
+  'served',
+  'no_show',
+  'cancelled',
+] as const;
+export type TokenStatus = (typeof tokenStatuses)[number];
+/** Statuses a token can still move on from; the rest are final. */
+export const liveTokenStatuses: readonly TokenStatus[] = [
+  'pending_payment',
+  'booked',
+  'waiting',
+  'called',
+  'serving',
+];
+
+/**
+ * A place in a session's queue: a walk-in token or a booked slot. Numbers come from the
+ * session's counter under its row lock, so they are unique and gap-free per session.
+ */
+export const queueTokens = pgTable(
+  'queue_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    /** The queue's prefix and the number, as called out: "A-017". */
+    displayNumber: text('display_number').notNull(),
+    kind: text('kind', { enum: tokenKinds }).notNull(),
+    sessionServiceId: uuid('session_service_id').references(() => sessionServices.id, {
+      onDelete: 'restrict',
+    }),
+    slotNo: integer('slot_no'),
+    /** The slot's start, copied so ordering by "slot has started" needs no join. */
+    slotStartsAt: timestamp('slot_starts_at', { withTimezone: true }),
+    /** The visitor: a user, or a walk-in without an account issued by staff. */
+    userId: uuid('user_id').references(() => authUsers.id, { onDelete: 'set null' }),
+    visitorName: text('visitor_name').notNull().default(''),
+    visitorEmail: text('visitor_email'),
+    visitorPhone: text('visitor_phone'),
+    status: text('status', { enum: tokenStatuses }).notNull(),
+    priority: integer('priority').notNull().default(0),
+    notes: text('notes').notNull().default(''),
+    issuedBy: uuid('issued_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    calledBy: uuid('called_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    recallCount: integer('recall_count').notNull().default(0),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull(),
+    calledAt: timestamp('called_at', { withTimezone: true }),
+    servingStartedAt: timestamp('serving_started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason'),
+    /** How long the service took; feeds the estimated wait. */
+    serviceSeconds: integer('service_seconds'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('queue_tokens_session_number_key').on(t.sessionId, t.number),
+    index('queue_tokens_session_status_idx').on(t.sessionId, t.status),
+    index('queue_tokens_user_idx').on(t.userId),
+    index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),
+    check('queue_tokens_number_check', sql`${t.number} >= 1`),
+    check('queue_tokens_kind_check', sql`${t.kind} in ('walk_in', 'booking')`),
+    check(
+      'queue_tokens_status_check',
+      sql`${t.status} in ('pending_payment', 'booked', 'waiting', 'called', 'serving', 'served', 'no_show', 'cancelled')`,
+    ),
+    check(
+      'queue_tokens_booking_check',
+      sql`(${t.kind} = 'booking') = (${t.sessionServiceId} is not null and ${t.slotNo} is not null)`,
+    ),
+    check(
+      'queue_tokens_service_seconds_check',
+      sql`${t.serviceSeconds} is null or ${t.serviceSeconds} >= 0`,
+    ),
+  ],
+);

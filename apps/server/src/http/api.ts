@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuthKeys } from '../auth/keys.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { EventPublisher } from '../lib/events.ts';
+import type { Lifecycle } from '../lib/lifecycle.ts';
+import { systemRoutes } from '../modules/system/system.routes.ts';
+import { tokensRoutes } from '../modules/tokens/tokens.routes.ts';
+import { createCallerResolver } from './caller.ts';
+
+/** What every /api module gets: explicit dependencies, never globals. */
+export type ApiDeps = {
+  config: Config;
+  database: Database;
+  lifecycle: Lifecycle;
+  clock: Clock;
+  keys: AuthKeys;
+  publisher: EventPublisher;
+};
+
+/**
+ * The queue API under /api: every request first learns who is calling (`request.caller`;
+ * a bad or revoked token is 401 before anything else runs), then the module routes.
+ */
+export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
+  // Fastify hands the plugin its own registration options too (prefix); modules get deps only.
+  const { config, database, lifecycle, clock, keys, publisher } = options;
+  const deps: ApiDeps = { config, database, lifecycle, clock, keys, publisher };
+  const resolveCaller = createCallerResolver({
+    db: deps.database.db,
+    keys: deps.keys,
+    auth: deps.config.auth,
+    clock: deps.clock,
+  });
+  app.decorateRequest('caller', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.caller = await resolveCaller(request.headers);
+  });
+
+  await app.register(systemRoutes, deps);
+  await app.register(tokensRoutes, deps);
+};

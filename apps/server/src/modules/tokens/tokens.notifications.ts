@@ -1,0 +1,260 @@
+import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { subQueues } from '../../db/schema/queues.ts';
+import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
+import {
+  type NotificationKind,
+  renderTokenMessage,
+  type TokenMessageData,
+} from '../notifications/notification-templates.ts';
+import { enqueue, type OutgoingMessage } from '../notifications/notifications.repository.ts';
+import { bookingCalendar } from './calendar.ts';
+import type { SessionContext, TokenRow } from './tokens.repository.ts';
+import * as repo from './tokens.repository.ts';
+
+export type NotifyDeps = { publicUrl: string; smsEnabled: boolean };
+
+/** "Mon 30 Mar, 09:20" in the session's zone. */
+export function formatWhen(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(instant);
+}
+
+/** Visitors with an account follow their place in my sessions; walk-ins on the board. */
+function statusUrl(deps: NotifyDeps, token: TokenRow) {
+  return token.userId
+    ? `${deps.publicUrl}/admin/my-sessions?token=${token.id}`
+    : `${deps.publicUrl}/display/${token.sessionId}`;
+}
+
+async function counterOf(tx: Db | Tx, session: SessionContext) {
+  if (!session.subQueueId) return null;
+  const [row] = await tx
+    .select({ name: subQueues.name })
+    .from(subQueues)
+    .where(eq(subQueues.id, session.subQueueId));
+  return row?.name ?? null;
+}
+
+/** Email (and SMS when configured) of one event to one token's holder, in the transaction. */
+export async function notifyHolder(
+  tx: Db | Tx,
+  deps: NotifyDeps,
+  now: Date,
+  kind: NotificationKind,
+  session: SessionContext,
+  token: TokenRow,
+  extra: Partial<TokenMessageData> = {},
+  dedupe?: string,
+) {
+  if (!token.visitorEmail && !(deps.smsEnabled && token.visitorPhone)) return;
+  const data: TokenMessageData = {
+    companyName: session.companyName,
+    queueName: session.queueName,
+    displayNumber: token.displayNumber,
+    counter: await counterOf(tx, session),
+    statusUrl: statusUrl(deps, token),
+    ...(token.slotStartsAt ? { when: formatWhen(token.slotStartsAt, session.timezone) } : {}),
+    ...extra,
+  };
+  const message = renderTokenMessage(kind, data);
+  const messages: OutgoingMessage[] = [];
+  if (token.visitorEmail) {
+    messages.push({
+      channel: 'email',
+      recipient: token.visitorEmail,
+      template: kind,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      ...(message.attachments ? { attachments: message.attachments } : {}),
+      ...(dedupe ? { dedupeKey: `${dedupe}:email` } : {}),
+    });
+  }
+  if (deps.smsEnabled && token.visitorPhone) {
+    messages.push({
+      channel: 'sms',
+      recipient: token.visitorPhone,
+      template: kind,
+      text: message.sms,
+      ...(dedupe ? { dedupeKey: `${dedupe}:sms` } : {}),
+    });
+  }
+  await enqueue(tx, messages, now);
+}
+
+/** The issued token or the confirmed booking (with its calendar file). */
+export async function notifyIssued(
+  tx: Tx,
+  deps: NotifyDeps,
+  now: Date,
+  session: SessionContext,
+  token: TokenRow,
+) {
+  if (token.kind === 'walk_in') {
+    const ahead = await repo.waitingAheadOf(tx, token);
+    await notifyHolder(tx, deps, now, 'token_issued', session, token, { position: ahead + 1 });
+    return;
+  }
+  const slot = await repo.bookingContext(
+    tx,
+    token.sessionServiceId as string,
+    token.slotNo as number,
+  );
+  if (!slot) return;
+  const calendar = bookingCalendar({
+    uid: `${token.id}@upnext`,
+    start: slot.slotStartsAt,
+    end: slot.slotEndsAt,
+    summary: `${slot.serviceName} at ${session.companyName} (${token.displayNumber})`,
+    description: `Your booking ${token.displayNumber} for ${slot.serviceName} in ${session.queueName}.`,
+    location: slot.subQueueName
+      ? `${session.companyName}, ${slot.subQueueName}`
+      : session.companyName,
+    url: statusUrl(deps, token),
+    stamp: now,
+  });
+  await notifyBooking(tx, deps, now, session, token, slot.serviceName, calendar);
+}
+
+async function notifyBooking(
+  tx: Tx,
+  deps: NotifyDeps,
+  now: Date,
+  session: SessionContext,
+  token: TokenRow,
+  serviceName: string,
+  calendar: string,
+) {
+  if (!token.visitorEmail && !(deps.smsEnabled && token.visitorPhone)) return;
+  const data: TokenMessageData = {
+    companyName: session.companyName,
+    queueName: session.queueName,
+    displayNumber: token.displayNumber,
+    counter: await counterOf(tx, session),
+    statusUrl: statusUrl(deps, token),
+    serviceName,
+    when: formatWhen(token.slotStartsAt as Date, session.timezone),
+  };
+  const message = renderTokenMessage('booking_confirmed', data);
+  const messages: OutgoingMessage[] = [];
+  if (token.visitorEmail) {
+    messages.push({
+      channel: 'email',
+      recipient: token.visitorEmail,
+      template: 'booking_confirmed',
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      attachments: [
+        {
+          filename: `booking-${token.displayNumber}.ics`,
+          contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+          content: calendar,
+        },
+      ],
+    });
+  }
+  if (deps.smsEnabled && token.visitorPhone) {
+    messages.push({
+      channel: 'sms',
+      recipient: token.visitorPhone,
+      template: 'booking_confirmed',
+      text: message.sms,
+    });
+  }
+  await enqueue(tx, messages, now);
+}
+
+/**
+ * Cancels every live token of a cancelled session, frees their slots and tells their
+ * holders; for the sessions module's status change, inside its transaction.
+ */
+export async function cancelSessionTokens(
+  tx: Tx,
+  deps: NotifyDeps,
+  now: Date,
+  sessionId: string,
+  reason?: string,
+) {
+  const session = await repo.findSessionContext(tx, sessionId);
+  if (!session) return [];
+  const cancelled = await tx
+    .update(queueTokens)
+    .set({
+      status: 'cancelled',
+      cancelledAt: now,
+      cancelReason: 'session_cancelled',
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(queueTokens.sessionId, sessionId),
+        inArray(queueTokens.status, [...liveTokenStatuses]),
+      ),
+    )
+    .returning();
+  for (const token of cancelled) {
+    if (token.sessionServiceId && token.slotNo !== null) {
+      await repo.changeBookedCount(tx, token.sessionServiceId, token.slotNo, -1);
+    }
+    await notifyHolder(
+      tx,
+      deps,
+      now,
+      'session_cancelled',
+      session,
+      token,
+      reason ? { reason } : {},
+    );
+  }
+  return cancelled;
+}
+
+/**
+ * Reminders of bookings starting within `hoursBefore`, for bookings made earlier than that
+ * (someone who booked an hour ahead needs no reminder). Once per booking (dedupe key).
+ */
+export async function enqueueDueReminders(db: Db, deps: NotifyDeps, now: Date, hoursBefore = 24) {
+  const horizon = new Date(now.getTime() + hoursBefore * 3_600_000);
+  const due = await db
+    .select()
+    .from(queueTokens)
+    .where(
+      and(
+        eq(queueTokens.kind, 'booking'),
+        inArray(queueTokens.status, ['booked', 'waiting']),
+        isNotNull(queueTokens.slotStartsAt),
+        gte(queueTokens.slotStartsAt, now),
+        lte(queueTokens.slotStartsAt, horizon),
+        sql`${queueTokens.joinedAt} < ${queueTokens.slotStartsAt} - make_interval(hours => ${hoursBefore})`,
+      ),
+    )
+    .limit(500);
+  for (const token of due) {
+    const session = await repo.findSessionContext(db, token.sessionId);
+    if (!session) continue;
+    const slot = await repo.bookingContext(
+      db,
+      token.sessionServiceId as string,
+      token.slotNo as number,
+    );
+    await notifyHolder(
+      db,
+      deps,
+      now,
+      'booking_reminder',
+      session,
+      token,
+      slot ? { serviceName: slot.serviceName } : {},
+      `reminder:${token.id}`,
+    );
+  }
+  return due.length;
+}

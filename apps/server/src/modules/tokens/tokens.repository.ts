@@ -1,0 +1,394 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  companies,
+  queues,
+  serviceTypes,
+  sessionServices,
+  sessions,
+  slots,
+  subQueues,
+  userProfiles,
+} from '../../db/schema/index.ts';
+import { liveTokenStatuses, queueTokens, type TokenStatus } from '../../db/schema/tokens.ts';
+
+type Queryable = Db | Tx;
+export type TokenRow = typeof queueTokens.$inferSelect;
+export type NewToken = typeof queueTokens.$inferInsert;
+
+/** A session with what issuing and serving need from its queue and company. */
+const sessionContext = {
+  sessionId: sessions.id,
+  status: sessions.status,
+  date: sessions.date,
+  startTime: sessions.startTime,
+  endTime: sessions.endTime,
+  timezone: sessions.timezone,
+  startsAt: sessions.startsAt,
+  endsAt: sessions.endsAt,
+  capacity: sessions.capacity,
+  lastIssuedNumber: sessions.lastIssuedNumber,
+  subQueueId: sessions.subQueueId,
+  queueId: queues.id,
+  queueName: queues.name,
+  queueStatus: queues.status,
+  visibility: queues.visibility,
+  mode: queues.mode,
+  tokenPrefix: queues.tokenPrefix,
+  tokensPerVisitor: queues.tokensPerVisitor,
+  turnApproachingThreshold: queues.turnApproachingThreshold,
+  companyId: queues.companyId,
+  companyName: companies.name,
+};
+export type SessionContext = {
+  [K in keyof typeof sessionContext]: (typeof sessionContext)[K]['_']['data'];
+};
+
+function selectSession(db: Queryable) {
+  return db
+    .select(sessionContext)
+    .from(sessions)
+    .innerJoin(queues, eq(queues.id, sessions.queueId))
+    .innerJoin(companies, eq(companies.id, queues.companyId));
+}
+
+export async function findSessionContext(db: Queryable, sessionId: string) {
+  const [row] = await selectSession(db).where(eq(sessions.id, sessionId)).limit(1);
+  return row as SessionContext | undefined;
+}
+
+/** Locks the session row: every number and every call in a session goes one at a time. */
+export async function lockSessionContext(tx: Tx, sessionId: string) {
+  const [row] = await selectSession(tx)
+    .where(eq(sessions.id, sessionId))
+    .for('update', { of: sessions });
+  return row as SessionContext | undefined;
+}
+
+export async function takeNextNumber(tx: Tx, sessionId: string, now: Date): Promise<number> {
+  const [row] = await tx
+    .update(sessions)
+    .set({ lastIssuedNumber: sql`${sessions.lastIssuedNumber} + 1`, updatedAt: now })
+    .where(eq(sessions.id, sessionId))
+    .returning({ number: sessions.lastIssuedNumber });
+  if (!row) throw new Error(`session ${sessionId} vanished while locked`);
+  return row.number;
+}
+
+export async function countLiveTokensOf(tx: Tx, sessionId: string, userId: string) {
+  const [row] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(queueTokens)
+    .where(
+      and(
+        eq(queueTokens.sessionId, sessionId),
+        eq(queueTokens.userId, userId),
+        inArray(queueTokens.status, [...liveTokenStatuses]),
+      ),
+    );
+  return row?.count ?? 0;
+}
+
+export async function insertToken(tx: Tx, values: NewToken): Promise<TokenRow> {
+  const [row] = await tx.insert(queueTokens).values(values).returning();
+  if (!row) throw new Error('token not inserted');
+  return row;
+}
+
+/** The slot and its session service, locked: bookings of one slot go one at a time. */
+export async function lockSlot(tx: Tx, serviceId: string, slotNo: number) {
+  const [row] = await tx
+    .select({
+      sessionId: sessionServices.sessionId,
+      slotNo: slots.slotNo,
+      startsAt: slots.startsAt,
+      endsAt: slots.endsAt,
+      capacity: slots.capacity,
+      bookedCount: slots.bookedCount,
+      status: slots.status,
+    })
+    .from(slots)
+    .innerJoin(sessionServices, eq(sessionServices.id, slots.sessionServiceId))
+    .where(and(eq(slots.sessionServiceId, serviceId), eq(slots.slotNo, slotNo)))
+    .for('update', { of: slots });
+  return row;
+}
+
+export async function findServiceSession(db: Queryable, serviceId: string) {
+  const [row] = await db
+    .select({ sessionId: sessionServices.sessionId })
+    .from(sessionServices)
+    .where(eq(sessionServices.id, serviceId));
+  return row?.sessionId;
+}
+
+export async function changeBookedCount(tx: Tx, serviceId: string, slotNo: number, by: number) {
+  await tx
+    .update(slots)
+    .set({ bookedCount: sql`${slots.bookedCount} + ${by}` })
+    .where(and(eq(slots.sessionServiceId, serviceId), eq(slots.slotNo, slotNo)));
+}
+
+export async function findToken(db: Queryable, tokenId: string) {
+  const [row] = await db.select().from(queueTokens).where(eq(queueTokens.id, tokenId));
+  return row;
+}
+
+export async function lockToken(tx: Tx, tokenId: string) {
+  const [row] = await tx
+    .select()
+    .from(queueTokens)
+    .where(eq(queueTokens.id, tokenId))
+    .for('update');
+  return row;
+}
+
+export async function updateToken(tx: Tx, tokenId: string, values: Partial<NewToken>) {
+  const [row] = await tx
+    .update(queueTokens)
+    .set(values)
+    .where(eq(queueTokens.id, tokenId))
+    .returning();
+  if (!row) throw new Error(`token ${tokenId} vanished while locked`);
+  return row;
+}
+
+/**
+ * The order of service (PRODUCT.md): priority, then bookings whose slot has started, then
+ * number. `now` is a parameter so that the clock, not the database, decides "has started".
+ */
+export function serviceOrder(now: Date) {
+  return [
+    desc(queueTokens.priority),
+    sql`(${queueTokens.kind} = 'booking' and ${queueTokens.slotStartsAt} <= ${now.toISOString()}::timestamptz) desc`,
+    asc(queueTokens.number),
+  ];
+}
+
+/**
+ * The next waiting token, locked. SKIP LOCKED lets a second caller pass over a token another
+ * transaction is taking, so two staff pressing "next" never get the same one.
+ */
+export async function claimNextWaiting(tx: Tx, sessionId: string, now: Date) {
+  const [row] = await tx
+    .select()
+    .from(queueTokens)
+    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'waiting')))
+    .orderBy(...serviceOrder(now))
+    .limit(1)
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+/** Bookings of a live session are on their day: they join the waiting line. */
+export async function admitBookings(tx: Tx, sessionId: string, now: Date) {
+  await tx
+    .update(queueTokens)
+    .set({ status: 'waiting', updatedAt: now })
+    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'booked')));
+}
+
+/** Tokens this staff member has called or is serving in the session. */
+export async function activeTokensOf(tx: Tx, sessionId: string, staffId: string) {
+  return tx
+    .select()
+    .from(queueTokens)
+    .where(
+      and(
+        eq(queueTokens.sessionId, sessionId),
+        eq(queueTokens.calledBy, staffId),
+        inArray(queueTokens.status, ['called', 'serving']),
+      ),
+    )
+    .for('update');
+}
+
+export async function setNowServing(tx: Tx, sessionId: string, number: number, now: Date) {
+  await tx
+    .update(sessions)
+    .set({ nowServingNumber: number, updatedAt: now })
+    .where(eq(sessions.id, sessionId));
+}
+
+/** Waiting tokens in service order, each with its 1-based position. */
+export async function waitingLine(db: Queryable, sessionId: string, now: Date) {
+  return db
+    .select({ id: queueTokens.id, userId: queueTokens.userId, number: queueTokens.number })
+    .from(queueTokens)
+    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'waiting')))
+    .orderBy(...serviceOrder(now));
+}
+
+export async function listTokens(
+  db: Queryable,
+  filter: {
+    sessionId?: string | undefined;
+    userId?: string | undefined;
+    statuses?: readonly TokenStatus[] | undefined;
+    kind?: 'walk_in' | 'booking' | undefined;
+    serviceId?: string | undefined;
+    slotNo?: number | undefined;
+  },
+) {
+  const conditions = [
+    filter.sessionId ? eq(queueTokens.sessionId, filter.sessionId) : undefined,
+    filter.userId ? eq(queueTokens.userId, filter.userId) : undefined,
+    filter.statuses ? inArray(queueTokens.status, [...filter.statuses]) : undefined,
+    filter.kind ? eq(queueTokens.kind, filter.kind) : undefined,
+    filter.serviceId ? eq(queueTokens.sessionServiceId, filter.serviceId) : undefined,
+    filter.slotNo !== undefined ? eq(queueTokens.slotNo, filter.slotNo) : undefined,
+  ].filter((condition) => condition !== undefined);
+  return db
+    .select({ token: queueTokens, queueId: sessions.queueId })
+    .from(queueTokens)
+    .innerJoin(sessions, eq(sessions.id, queueTokens.sessionId))
+    .where(and(...conditions))
+    .orderBy(desc(sessions.startsAt), asc(queueTokens.number))
+    .limit(1000);
+}
+
+export async function sessionCounts(db: Queryable, sessionId: string) {
+  const rows = await db
+    .select({ status: queueTokens.status, count: sql<number>`count(*)::int` })
+    .from(queueTokens)
+    .where(eq(queueTokens.sessionId, sessionId))
+    .groupBy(queueTokens.status);
+  return Object.fromEntries(rows.map((row) => [row.status, row.count])) as Partial<
+    Record<TokenStatus, number>
+  >;
+}
+
+export async function nowServingToken(db: Queryable, sessionId: string) {
+  const [row] = await db
+    .select({ displayNumber: queueTokens.displayNumber })
+    .from(queueTokens)
+    .where(
+      and(eq(queueTokens.sessionId, sessionId), inArray(queueTokens.status, ['called', 'serving'])),
+    )
+    .orderBy(desc(queueTokens.calledAt))
+    .limit(1);
+  return row?.displayNumber ?? null;
+}
+
+/** Staff now calling in a session: waiting tokens are shared among them. */
+export async function activeCounters(db: Queryable, sessionId: string) {
+  const [row] = await db
+    .select({ count: sql<number>`count(distinct ${queueTokens.calledBy})::int` })
+    .from(queueTokens)
+    .where(
+      and(eq(queueTokens.sessionId, sessionId), inArray(queueTokens.status, ['called', 'serving'])),
+    );
+  return row?.count ?? 0;
+}
+
+/**
+ * Service and wait times of served tokens, in seconds. PostgreSQL computes the percentiles,
+ * so the figures are the same on both drivers.
+ */
+export async function serviceTimeStats(
+  db: Queryable,
+  filter: {
+    queueId?: string | undefined;
+    sessionId?: string | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+  },
+) {
+  const conditions = [
+    eq(queueTokens.status, 'served'),
+    isNotNull(queueTokens.serviceSeconds),
+    filter.queueId ? eq(sessions.queueId, filter.queueId) : undefined,
+    filter.sessionId ? eq(queueTokens.sessionId, filter.sessionId) : undefined,
+    filter.from ? sql`${sessions.date} >= ${filter.from}` : undefined,
+    filter.to ? sql`${sessions.date} <= ${filter.to}` : undefined,
+  ].filter((condition) => condition !== undefined);
+  const wait = sql`extract(epoch from (${queueTokens.calledAt} - ${queueTokens.joinedAt}))`;
+  const [row] = await db
+    .select({
+      tokens: sql<number>`count(*)::int`,
+      serviceAverage: sql<number | null>`avg(${queueTokens.serviceSeconds})::float8`,
+      serviceMedian: sql<
+        number | null
+      >`percentile_cont(0.5) within group (order by ${queueTokens.serviceSeconds})::float8`,
+      serviceP90: sql<
+        number | null
+      >`percentile_cont(0.9) within group (order by ${queueTokens.serviceSeconds})::float8`,
+      waitAverage: sql<number | null>`avg(${wait})::float8`,
+      waitMedian: sql<number | null>`percentile_cont(0.5) within group (order by ${wait})::float8`,
+      waitP90: sql<number | null>`percentile_cont(0.9) within group (order by ${wait})::float8`,
+    })
+    .from(queueTokens)
+    .innerJoin(sessions, eq(sessions.id, queueTokens.sessionId))
+    .where(and(...conditions));
+  return row;
+}
+
+/** The typical length of a service in a queue, from the planned durations of its types. */
+export async function plannedServiceSeconds(db: Queryable, queueId: string) {
+  const [row] = await db
+    .select({ seconds: sql<number | null>`(avg(${serviceTypes.durationMinutes}) * 60)::float8` })
+    .from(serviceTypes)
+    .where(and(eq(serviceTypes.queueId, queueId), eq(serviceTypes.active, true)));
+  return row?.seconds ?? null;
+}
+
+export async function bookingContext(db: Queryable, serviceId: string, slotNo: number) {
+  const [row] = await db
+    .select({
+      serviceName: serviceTypes.name,
+      slotStartsAt: slots.startsAt,
+      slotEndsAt: slots.endsAt,
+      subQueueName: subQueues.name,
+    })
+    .from(slots)
+    .innerJoin(sessionServices, eq(sessionServices.id, slots.sessionServiceId))
+    .innerJoin(serviceTypes, eq(serviceTypes.id, sessionServices.serviceTypeId))
+    .innerJoin(sessions, eq(sessions.id, sessionServices.sessionId))
+    .leftJoin(subQueues, eq(subQueues.id, sessions.subQueueId))
+    .where(and(eq(slots.sessionServiceId, serviceId), eq(slots.slotNo, slotNo)));
+  return row;
+}
+
+/**
+ * The user's private topic name, made on first need: random, unique and stable
+ * (`user_profiles.subscribe_id`).
+ */
+export async function subscribeIdsOf(db: Queryable, userIds: readonly string[]) {
+  if (userIds.length === 0) return new Map<string, string>();
+  await db
+    .insert(userProfiles)
+    .values(
+      userIds.map((userId) => ({ userId, subscribeId: randomBytes(16).toString('base64url') })),
+    )
+    .onConflictDoNothing({ target: userProfiles.userId });
+  const rows = await db
+    .select({ userId: userProfiles.userId, subscribeId: userProfiles.subscribeId })
+    .from(userProfiles)
+    .where(inArray(userProfiles.userId, [...userIds]));
+  return new Map(rows.map((row) => [row.userId, row.subscribeId]));
+}
+
+export async function companyOfQueue(db: Queryable, queueId: string) {
+  const [row] = await db
+    .select({ companyId: queues.companyId })
+    .from(queues)
+    .where(eq(queues.id, queueId));
+  return row?.companyId;
+}
+
+/** Waiting tokens served before a newly issued one: same or higher priority (all have lower numbers). */
+export async function waitingAheadOf(tx: Queryable, token: TokenRow) {
+  const [row] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(queueTokens)
+    .where(
+      and(
+        eq(queueTokens.sessionId, token.sessionId),
+        eq(queueTokens.status, 'waiting'),
+        sql`${queueTokens.priority} >= ${token.priority}`,
+        sql`${queueTokens.id} <> ${token.id}`,
+      ),
+    );
+  return row?.count ?? 0;
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+
+export const tokenStatusSchema = z.enum([
+  'pending_payment',
+  'booked',
+  'waiting',
+  'called',
+  'serving',
+  'served',
+  'no_show',
+  'cancelled',
+]);
+export type TokenStatus = z.infer<typeof tokenStatusSchema>;
+
+const visitorFields = {
+  /** Staff issuing for a walk-in without an account give the visitor's name (and phone). */
+  visitorName: z.string().trim().min(1).max(100).optional(),
+  visitorPhone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{6,20}$/, 'Enter a phone number with its country code.')
+    .optional(),
+  visitorEmail: z.email().max(254).optional(),
+  /** Staff only: served before everyone of lower priority. */
+  priority: z.int().min(0).max(9).optional(),
+  notes: z.string().trim().max(500).optional(),
+};
+
+export const takeTokenInputSchema = z
+  .object({ sessionId: z.uuid(), ...visitorFields })
+  .meta({ id: 'TakeTokenInput' });
+export type TakeTokenInput = z.infer<typeof takeTokenInputSchema>;
+
+export const bookSlotInputSchema = z
+  .object({
+    /** The session service (the spec's `serviceId`). */
+    serviceId: z.uuid(),
+    slotNo: z.int().min(1),
+    ...visitorFields,
+  })
+  .meta({ id: 'BookSlotInput' });
+export type BookSlotInput = z.infer<typeof bookSlotInputSchema>;
+
+export const tokenSchema = z
+  .object({
+    id: z.uuid(),
+    sessionId: z.uuid(),
+    queueId: z.uuid(),
+    number: z.int(),
+    displayNumber: z.string(),
+    kind: z.enum(['walk_in', 'booking']),
+    status: tokenStatusSchema,
+    serviceId: z.uuid().nullable(),
+    slotNo: z.int().nullable(),
+    slotStartsAt: z.iso.datetime({ offset: true }).nullable(),
+    visitorName: z.string(),
+    /** Only for the holder and the company's staff. */
+    visitorEmail: z.string().nullable(),
+    visitorPhone: z.string().nullable(),
+    priority: z.int(),
+    notes: z.string(),
+    joinedAt: z.iso.datetime({ offset: true }),
+    calledAt: z.iso.datetime({ offset: true }).nullable(),
+    completedAt: z.iso.datetime({ offset: true }).nullable(),
+    cancelledAt: z.iso.datetime({ offset: true }).nullable(),
+    cancelReason: z.string().nullable(),
+    serviceSeconds: z.int().nullable(),
+    /** 1 = next to be called; null unless waiting. */
+    position: z.int().nullable(),
+    estimatedWaitMinutes: z.int().nullable(),
+  })
+  .meta({ id: 'QueueToken' });
+export type QueueToken = z.infer<typeof tokenSchema>;
+
+export const tokensQueryInputSchema = z
+  .object({
+    sessionId: z.uuid().optional(),
+    statuses: z.array(tokenStatusSchema).min(1).max(8).optional(),
+    kind: z.enum(['walk_in', 'booking']).optional(),
+    /** The caller's own tokens (across sessions when no sessionId is given). */
+    mine: z.boolean().optional(),
+  })
+  .refine((input) => input.mine === true || input.sessionId !== undefined, {
+    message: 'Give a sessionId, or mine: true.',
+    path: ['sessionId'],
+  })
+  .meta({ id: 'TokensQuery' });
+export type TokensQueryInput = z.infer<typeof tokensQueryInputSchema>;
+
+export const cancelTokenInputSchema = z
+  .object({ tokenId: z.uuid(), reason: z.string().trim().max(200).optional() })
+  .meta({ id: 'CancelTokenInput' });
+
+export const nextTokenInputSchema = z
+  .object({ sessionId: z.uuid() })
+  .meta({ id: 'NextTokenInput' });
+
+export const nextTokenResultSchema = z
+  .object({
+    /** The token this staff member was serving, now served (null if none). */
+    completed: tokenSchema.nullable(),
+    /** The token now called, or null when nobody is waiting. */
+    called: tokenSchema.nullable(),
+  })
+  .meta({ id: 'NextTokenResult' });
+
+export const tokenActions = ['recall', 'no-show', 'requeue', 'start', 'complete'] as const;
+export const tokenActionSchema = z.enum(tokenActions);
+export type TokenAction = z.infer<typeof tokenActionSchema>;
+
+export const serviceTimeInputSchema = z
+  .object({ tokenId: z.uuid(), seconds: z.int().min(0).max(86_400) })
+  .meta({ id: 'ServiceTimeInput' });
+
+export const serviceTimeQueryInputSchema = z
+  .object({
+    queueId: z.uuid().optional(),
+    sessionId: z.uuid().optional(),
+    from: z.iso.date().optional(),
+    to: z.iso.date().optional(),
+  })
+  .refine((input) => input.queueId !== undefined || input.sessionId !== undefined, {
+    message: 'Give a queueId or a sessionId.',
+    path: ['queueId'],
+  })
+  .meta({ id: 'ServiceTimeQuery' });
+
+const distribution = z.object({
+  average: z.number().nullable(),
+  median: z.number().nullable(),
+  p90: z.number().nullable(),
+});
+
+export const serviceTimeStatsSchema = z
+  .object({
+    /** Served tokens the figures come from. */
+    tokens: z.int(),
+    serviceSeconds: distribution,
+    waitSeconds: distribution,
+  })
+  .meta({ id: 'ServiceTimeStats' });
+export type ServiceTimeStats = z.infer<typeof serviceTimeStatsSchema>;
+
+export const bookingDetailsSchema = z
+  .object({
+    token: tokenSchema,
+    companyName: z.string(),
+    queueName: z.string(),
+    serviceName: z.string(),
+    timezone: z.string(),
+    date: z.iso.date(),
+    startTime: z.string(),
+    endTime: z.string(),
+    /** An iCalendar (RFC 5545) event for the booking. */
+    calendar: z.string(),
+  })
+  .meta({ id: 'BookingDetails' });
