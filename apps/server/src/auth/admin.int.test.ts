@@ -92,6 +92,14 @@ describe.each(testDrivers)('admin API with auth-js (%s)', (driver) => {
     expect(
       (await server.client().signInWithPassword({ email, password: 'a brand new password' })).error,
     ).toBeNull();
+    const moved = uniqueEmail('moved');
+    const renamed = await server.admin().updateUserById(id, { email: moved, email_confirm: true });
+    expect(renamed.data.user?.email).toBe(moved);
+    expect(renamed.data.user?.identities?.[0]?.identity_data?.email).toBe(moved);
+    expect(
+      (await server.client().signInWithPassword({ email: moved, password: 'a brand new password' }))
+        .error,
+    ).toBeNull();
     const badBan = await server.admin().updateUserById(id, { ban_duration: 'forever' });
     expect(badBan.error?.code).toBe('validation_failed');
 

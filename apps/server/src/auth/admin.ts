@@ -331,7 +331,11 @@ export async function updateUser(
         changes.emailChange = null;
         await tx
           .update(authIdentities)
-          .set({ email, updatedAt: now })
+          .set({
+            email,
+            identityData: sql`${authIdentities.identityData} || ${JSON.stringify({ email })}::jsonb`,
+            updatedAt: now,
+          })
           .where(and(eq(authIdentities.userId, user.id), eq(authIdentities.provider, 'email')));
       }
       if ((email ?? user.email) && input.email_confirm) changes.emailConfirmedAt = now;
