@@ -16,6 +16,21 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     title?: string;
+    /** Per-request hooks (used by auth.ts): a request built per call, its answer read. */
+    requests?: RequestStep[];
+  }
+
+  export interface RequestParams {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+
+  export interface RequestStep extends RequestParams {
+    /** `context` is per connection; return the request to send. */
+    setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
 
   /** Percentiles from hdr-histogram-percentiles-obj; latency in ms, requests per second. */

@@ -5,6 +5,8 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
  *                                      the same, then again on a PostgreSQL server
  *   (cd bench && node run.ts)          this alone, against whatever apps/web/dist holds
+ *   BENCH_SUITE=auth npm run bench -w @upnext/bench
+ *                                      the auth benchmark instead (bench/auth.ts)
  *
  * Options (environment variables):
  *   BENCH_DURATION       seconds of each measured load run (default 15)
@@ -858,7 +860,9 @@ async function main(): Promise<void> {
 }
 
 try {
-  await main();
+  // BENCH_SUITE=auth runs the auth benchmark (bench/auth.ts) instead.
+  if (process.env.BENCH_SUITE === 'auth') await import('./auth.ts');
+  else await main();
 } catch (error) {
   process.exitCode = 1;
   console.error(error);

@@ -5,6 +5,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { authPlugin } from './auth/auth.plugin.ts';
+import type { AuthContextRef } from './auth/context.ts';
 import { type AuthKeys, ephemeralKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -70,12 +71,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keys,
     publisher: deps.publisher ?? silentPublisher,
   });
+  // The auth service's context, for modules that call it server-side (inviteUserByEmail).
+  app.decorate('authService', { current: undefined } satisfies AuthContextRef);
   await app.register(authPlugin, {
     prefix: '/auth/v1',
     config,
     database: deps.database,
     keys,
     clock,
+    contextRef: app.authService,
   });
   await registerSpa(app, config.webDistDir);
 

@@ -15,7 +15,15 @@ export type AuditAction =
   | 'user_recovery_requested'
   | 'magiclink_requested'
   | 'identity_linked'
-  | 'identity_unlinked';
+  | 'identity_unlinked'
+  | 'factor_in_progress'
+  | 'mfa_verified'
+  | 'verification_attempted'
+  | 'factor_unenrolled'
+  | 'user_invited'
+  | 'user_deleted'
+  | 'admin_user_created'
+  | 'admin_generated_link';
 
 /** One row per auth event, with the client IP and request id; never a secret. */
 export async function audit(

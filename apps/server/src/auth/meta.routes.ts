@@ -19,7 +19,7 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.get('/settings', async () => ({
     external: {
       email: true,
-      phone: false,
+      phone: ctx.sms !== null,
       anonymous_users: ctx.auth.anonymousSignInsEnabled,
       apple: false,
       azure: false,
@@ -46,8 +46,8 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     manual_linking_enabled: ctx.auth.manualLinkingEnabled,
     disable_signup: ctx.auth.disableSignup,
     mailer_autoconfirm: ctx.auth.mailerAutoconfirm,
-    phone_autoconfirm: false,
-    sms_provider: '',
+    phone_autoconfirm: ctx.sms !== null && ctx.auth.sms.autoconfirm,
+    sms_provider: ctx.sms?.kind === 'twilio' ? 'twilio' : '',
     saml_enabled: false,
     passkeys_enabled: false,
   }));

@@ -1,3 +1,27 @@
+CREATE TABLE "auth"."mfa_challenges" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"factor_id" uuid NOT NULL,
+	"ip" text NOT NULL,
+	"otp_hash" text,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "auth"."mfa_factors" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"friendly_name" text,
+	"factor_type" text NOT NULL,
+	"status" text DEFAULT 'unverified' NOT NULL,
+	"secret" text,
+	"phone" text,
+	"last_used_step" integer,
+	"last_challenged_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "auth"."oauth_states" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"provider" text NOT NULL,
@@ -87,6 +111,8 @@ CREATE TABLE "queue_tokens" (
 	CONSTRAINT "queue_tokens_service_seconds_check" CHECK ("queue_tokens"."service_seconds" is null or "queue_tokens"."service_seconds" >= 0)
 );
 --> statement-breakpoint
+ALTER TABLE "auth"."mfa_challenges" ADD CONSTRAINT "mfa_challenges_factor_id_mfa_factors_id_fk" FOREIGN KEY ("factor_id") REFERENCES "auth"."mfa_factors"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth"."mfa_factors" ADD CONSTRAINT "mfa_factors_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "auth"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth"."oauth_states" ADD CONSTRAINT "oauth_states_link_user_id_users_id_fk" FOREIGN KEY ("link_user_id") REFERENCES "auth"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_users" ADD CONSTRAINT "company_users_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_users" ADD CONSTRAINT "company_users_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "auth"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -97,6 +123,9 @@ ALTER TABLE "queue_tokens" ADD CONSTRAINT "queue_tokens_session_service_id_sessi
 ALTER TABLE "queue_tokens" ADD CONSTRAINT "queue_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "auth"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "queue_tokens" ADD CONSTRAINT "queue_tokens_issued_by_users_id_fk" FOREIGN KEY ("issued_by") REFERENCES "auth"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "queue_tokens" ADD CONSTRAINT "queue_tokens_called_by_users_id_fk" FOREIGN KEY ("called_by") REFERENCES "auth"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "mfa_challenges_factor_id_idx" ON "auth"."mfa_challenges" USING btree ("factor_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "mfa_factors_user_friendly_name_key" ON "auth"."mfa_factors" USING btree ("user_id","friendly_name");--> statement-breakpoint
+CREATE INDEX "mfa_factors_user_id_idx" ON "auth"."mfa_factors" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "oauth_states_expires_idx" ON "auth"."oauth_states" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "company_users_company_user_key" ON "company_users" USING btree ("company_id","user_id");--> statement-breakpoint
 CREATE INDEX "company_users_user_idx" ON "company_users" USING btree ("user_id");--> statement-breakpoint
