@@ -10,7 +10,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import type { AuthError, Session } from '@supabase/auth-js';
+import type { AuthError, Provider, Session } from '@supabase/auth-js';
 import { IconLogin2, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -246,9 +246,7 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
   const oauth = (provider: string) => {
     void run(async () => {
       const { error: authError } = await getAuthClient().signInWithOAuth({
-        provider: provider as Parameters<
-          ReturnType<typeof getAuthClient>['signInWithOAuth']
-        >[0]['provider'],
+        provider: provider as Provider,
         options: { redirectTo: loginRedirectUrl(redirectTo) },
       });
       throwIf(authError);
