@@ -83,7 +83,10 @@ describe('SignInDialog', () => {
   });
 
   it('signs in with email and password, then goes to the same-origin redirect', async () => {
-    auth.signInWithPassword.mockResolvedValue({ data: { session, user: session.user }, error: null });
+    auth.signInWithPassword.mockResolvedValue({
+      data: { session, user: session.user },
+      error: null,
+    });
     const { user, router, onClose } = open('/admin/queues?day=mon');
     await user.type(await screen.findByLabelText('Email'), ' ana@example.com ');
     await user.type(screen.getByLabelText('Password'), 'correct horse');
@@ -98,7 +101,10 @@ describe('SignInDialog', () => {
   });
 
   it('never follows a redirect to another origin', async () => {
-    auth.signInWithPassword.mockResolvedValue({ data: { session, user: session.user }, error: null });
+    auth.signInWithPassword.mockResolvedValue({
+      data: { session, user: session.user },
+      error: null,
+    });
     const { user, router } = open('//evil.example/steal');
     await user.type(await screen.findByLabelText('Email'), 'ana@example.com');
     await user.type(screen.getByLabelText('Password'), 'correct horse');
@@ -121,7 +127,10 @@ describe('SignInDialog', () => {
 
   it('signs in by phone when the phone provider is on', async () => {
     settings = { external: { email: true, phone: true } };
-    auth.signInWithPassword.mockResolvedValue({ data: { session, user: session.user }, error: null });
+    auth.signInWithPassword.mockResolvedValue({
+      data: { session, user: session.user },
+      error: null,
+    });
     const { user } = open();
     await user.click(await screen.findByText('Phone'));
     await user.type(screen.getByLabelText('Phone number'), '+447700900123');
@@ -183,7 +192,10 @@ describe('SignInDialog', () => {
   });
 
   it('asks for the TOTP code when the user has a verified factor (aal1 -> aal2)', async () => {
-    auth.signInWithPassword.mockResolvedValue({ data: { session, user: session.user }, error: null });
+    auth.signInWithPassword.mockResolvedValue({
+      data: { session, user: session.user },
+      error: null,
+    });
     auth.mfa.getAuthenticatorAssuranceLevel.mockResolvedValue({
       data: { currentLevel: 'aal1', nextLevel: 'aal2', currentAuthenticationMethods: [] },
       error: null,
