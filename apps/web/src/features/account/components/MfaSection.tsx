@@ -181,6 +181,7 @@ export function MfaSection({ user }: { user: User }) {
                   variant="subtle"
                   color="red"
                   size="compact-sm"
+                  style={{ flexShrink: 0 }}
                   aria-label={t('mfa.removeLabel', { name })}
                   onClick={() => void remove(factor)}
                   disabled={action.busy}
