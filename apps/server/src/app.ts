@@ -5,6 +5,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { authPlugin } from './auth/auth.plugin.ts';
+import type { AuthContextRef } from './auth/context.ts';
 import type { AuthKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -55,11 +56,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.database,
     lifecycle: deps.lifecycle,
   });
+  // The auth service's context, for modules that call it server-side (inviteUserByEmail).
+  app.decorate('authService', { current: undefined } satisfies AuthContextRef);
   await app.register(authPlugin, {
     prefix: '/auth/v1',
     config,
     database: deps.database,
     keys: deps.authKeys,
+    contextRef: app.authService,
   });
   await registerSpa(app, config.webDistDir);
 
