@@ -33,7 +33,7 @@ export async function followMailLink(page: Page, to: string, subject: string) {
 export async function signUpAndConfirm(page: Page, email: string, password = PASSWORD) {
   const dialog = await openSignIn(page);
   await dialog.getByRole('button', { name: 'No account yet? Create one' }).click();
-  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
   await dialog.getByLabel('Password', { exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Create account' }).click();
   await expect(
@@ -47,7 +47,7 @@ export async function signUpAndConfirm(page: Page, email: string, password = PAS
 
 export async function signInWithPassword(page: Page, email: string, password = PASSWORD) {
   const dialog = await openSignIn(page);
-  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
   await dialog.getByLabel('Password', { exact: true }).fill(password);
   await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   return dialog;
@@ -63,9 +63,20 @@ export function totpFor(secret: string): TOTP {
   return new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' });
 }
 
-/** A code that stays valid for the next few seconds (waits past a step boundary if needed). */
-export async function freshTotpCode(totp: TOTP): Promise<string> {
-  const remaining = 30 - (Math.floor(Date.now() / 1000) % 30);
-  if (remaining < 4) await new Promise((resolve) => setTimeout(resolve, remaining * 1000 + 200));
-  return totp.generate();
+/**
+ * A code that stays valid for the next few seconds and belongs to a later time step than
+ * `after` (the server refuses a step at or before the last one it accepted: no replays).
+ * Returns the code and its step.
+ */
+export async function freshTotpCode(
+  totp: TOTP,
+  after = -1,
+): Promise<{ code: string; step: number }> {
+  for (;;) {
+    const now = Date.now() / 1000;
+    const step = Math.floor(now / 30);
+    const remaining = 30 - (now % 30);
+    if (step > after && remaining >= 4) return { code: totp.generate(), step };
+    await new Promise((resolve) => setTimeout(resolve, remaining * 1000 + 200));
+  }
 }

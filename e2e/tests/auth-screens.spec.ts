@@ -19,7 +19,7 @@ test.describe('auth screens', () => {
 
   test('the sign-in dialog has no serious or critical WCAG 2.1 AA violations', async ({ page }) => {
     const dialog = await openSignIn(page);
-    await expect(dialog.getByLabel('Email')).toBeFocused();
+    await expect(dialog.getByRole('textbox', { name: 'Email' })).toBeFocused();
     expect(await blockingViolations(page, '[role="dialog"]')).toEqual([]);
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(dialog.getByRole('alert')).toBeVisible();

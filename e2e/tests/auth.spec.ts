@@ -26,7 +26,7 @@ test.describe('authentication journeys', () => {
     await expect(page).toHaveURL(/\/\?redirect=%2Fadmin%2Faccount$/);
 
     const dialog = page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
     await dialog.getByLabel('Password', { exact: true }).fill('not the password');
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(dialog.getByRole('alert')).toHaveText('Invalid login credentials');
@@ -55,7 +55,7 @@ test.describe('authentication journeys', () => {
 
     const dialog = await openSignIn(page, '/admin/company');
     await dialog.getByRole('button', { name: 'Sign in with a one-time code instead' }).click();
-    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
     await dialog.getByRole('button', { name: 'Send me a code' }).click();
     await expect(dialog.getByLabel('Code')).toBeVisible();
 
@@ -82,7 +82,7 @@ test.describe('authentication journeys', () => {
 
     const dialog = await openSignIn(page);
     await dialog.getByRole('button', { name: 'Forgot your password?' }).click();
-    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
     await dialog.getByRole('button', { name: 'Send the reset link' }).click();
     await expect(dialog.getByRole('status')).toContainText(email);
 
@@ -120,7 +120,8 @@ test.describe('authentication journeys', () => {
     const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     const totp = totpFor(secret);
-    await page.getByLabel('Code').fill(await freshTotpCode(totp));
+    const enrolment = await freshTotpCode(totp);
+    await page.getByLabel('Code').fill(enrolment.code);
     await page.getByRole('button', { name: 'Verify and turn on' }).click();
     await expect(page.getByText('Active')).toBeVisible();
 
@@ -132,7 +133,7 @@ test.describe('authentication journeys', () => {
     await mfa.getByLabel('Code').fill('000000');
     await mfa.getByRole('button', { name: 'Verify' }).click();
     await expect(mfa.getByRole('alert')).toBeVisible();
-    await mfa.getByLabel('Code').fill(await freshTotpCode(totp));
+    await mfa.getByLabel('Code').fill((await freshTotpCode(totp, enrolment.step)).code);
     await mfa.getByRole('button', { name: 'Verify' }).click();
     await expect(page).toHaveURL(/\/admin\/my-sessions$/);
   });
