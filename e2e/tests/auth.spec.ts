@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { test } from '@playwright/test';
 import {
   expect,
@@ -11,6 +12,8 @@ import {
   totpFor,
   uniqueEmail,
 } from './auth-helpers.ts';
+
+const screenshots = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
 test.describe('authentication journeys', () => {
   test.describe.configure({ timeout: 180_000 });
@@ -117,6 +120,7 @@ test.describe('authentication journeys', () => {
     await expect(
       page.getByRole('img', { name: 'QR code for your authenticator app' }),
     ).toBeVisible();
+    await page.screenshot({ path: `${screenshots}auth-account-totp-enrolment-1280.png` });
     const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     const totp = totpFor(secret);
