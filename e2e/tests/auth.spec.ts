@@ -117,9 +117,12 @@ test.describe('authentication journeys', () => {
     await signUpAndConfirm(page, email);
     await page.goto('/admin/account');
     await page.getByRole('button', { name: 'Add an authenticator app' }).click();
-    await expect(
-      page.getByRole('img', { name: 'QR code for your authenticator app' }),
-    ).toBeVisible();
+    const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
+    await expect(qr).toBeVisible();
+    // The SVG really renders (a broken data URL would leave only the alt text).
+    await expect
+      .poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
     await page.screenshot({ path: `${screenshots}auth-account-totp-enrolment-1280.png` });
     const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
