@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
+import { sessionRoutes } from '../modules/sessions/sessions.routes.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
 import { createCallerResolver } from './caller.ts';
 
@@ -38,4 +39,5 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   });
 
   await app.register(systemRoutes, deps);
+  await app.register(sessionRoutes, deps);
 };
