@@ -10,6 +10,15 @@ const statusByCode = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  // Provider workspace (companies, members, queues, join requests).
+  owner_protected: 403,
+  join_request_required: 403,
+  last_owner: 409,
+  already_member: 409,
+  invite_pending: 409,
+  join_request_not_needed: 409,
+  in_use: 409,
+  // Sessions.
   session_overlap: 409,
   invalid_transition: 409,
   session_not_editable: 409,
