@@ -300,16 +300,15 @@ export type SessionFilter = {
   now: Date;
   /** Companies whose sessions the caller sees in full; others only as the public does. */
   memberCompanyIds: string[];
-  /** Let the public see unlisted queues too (a queue opened by its link). */
-  includeUnlisted?: boolean;
-  /** Restrict to these sub-queues, or to these companies' sessions ("mine"). */
+  /** Queue visibilities the public sees here (unlisted: a queue opened by its link). */
+  visibilities: ReadonlyArray<'public' | 'unlisted' | 'private'>;
   limit: number;
   offset: number;
 };
 
 /**
  * Sessions by filter. Members of the owning company see every session; everyone else only
- * sessions of active public queues (unlisted too when asked) that are neither cancelled nor
+ * sessions of active queues of the given visibilities that are neither cancelled nor
  * closed and have not ended yet.
  */
 export async function querySessions(db: Queryable, filter: SessionFilter) {
@@ -323,10 +322,9 @@ export async function querySessions(db: Queryable, filter: SessionFilter) {
   if (filter.statuses && filter.statuses.length > 0) {
     conditions.push(inArray(sessions.status, [...filter.statuses]));
   }
-  const visibilities = filter.includeUnlisted ? ['public', 'unlisted'] : ['public'];
   const publicSession = and(
     eq(queues.status, 'active'),
-    inArray(queues.visibility, visibilities as Array<'public' | 'unlisted'>),
+    inArray(queues.visibility, [...filter.visibilities]),
     notInArray(sessions.status, ['cancelled', 'closed']),
     gt(sessions.endsAt, filter.now),
   ) as SQL;

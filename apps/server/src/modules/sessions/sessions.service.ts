@@ -466,7 +466,8 @@ export async function listQueueSessions(
     todayZone: caller.timezone,
     now: deps.clock(),
     memberCompanyIds: access === 'member' ? [queue.companyId] : [],
-    includeUnlisted: true,
+    // Access to this queue was checked above (private ones need an approved request).
+    visibilities: ['public', 'unlisted', 'private'],
     limit: 500,
     offset: 0,
   });
@@ -543,7 +544,7 @@ export async function querySessions(
     now: deps.clock(),
     memberCompanyIds: memberships.map((m) => m.companyId),
     // A queue asked for by id was reached through its link: unlisted is fine then.
-    includeUnlisted: query.queueId !== undefined,
+    visibilities: query.queueId === undefined ? ['public'] : ['public', 'unlisted'],
     limit: query.limit,
     offset: query.offset,
   });
