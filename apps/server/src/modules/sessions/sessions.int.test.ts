@@ -9,6 +9,7 @@ import { addMember, createQueueFixture } from './sessions.fixtures.ts';
 // Friday 20 March 2026, 10:00 UTC. Europe/London moves to BST on Sunday 29 March.
 const NOW = new Date('2026-03-20T10:00:00Z');
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here; their schemas are checked by the app
 type Json = Record<string, any>;
 
 describe.each(testDrivers)('sessions (%s)', (driver) => {
@@ -168,6 +169,24 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
       { plannedDate: '2026-06-10', sessionId: single.json().data.sessions[0].id },
     ]);
     expect(await countSessions()).toBe(before);
+  });
+
+  it('lets only one of two concurrent overlapping schedules on a sub-queue through', async () => {
+    const before = await countSessions();
+    const [a, b] = await Promise.all([
+      schedule({ date: '2026-08-03', startTime: '09:00', endTime: '11:00' }),
+      schedule({ date: '2026-08-03', startTime: '10:00', endTime: '12:00' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)?.json().error.code).toBe('session_overlap');
+    expect(await countSessions()).toBe(before + 1);
+  });
+
+  it('refuses a window that a daylight-saving gap empties, naming the field', async () => {
+    // On 29 March 2026 London clocks jump from 01:00 to 02:00: 01:00-02:00 does not exist.
+    const response = await schedule({ date: '2026-03-29', startTime: '01:00', endTime: '02:00' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.issues[0].field).toBe('body.endTime');
   });
 
   it('answers validation_failed naming the field and changes nothing', async () => {
