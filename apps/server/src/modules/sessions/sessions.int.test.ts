@@ -318,6 +318,33 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     );
   });
 
+  it('refuses bad edits with validation_failed naming the field and changes nothing', async () => {
+    const [a] = await series('2026-10-20', '2026-10-20');
+    const empty = await post('/queues/sessions/edit', { sessionId: a?.id, changes: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(JSON.stringify(empty.json().error.details)).toContain('changes');
+    // Starting at 10:30 leaves the stored end (10:00) before the start.
+    const late = await post('/queues/sessions/edit', {
+      sessionId: a?.id,
+      changes: { startTime: '10:30' },
+    });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error.details.issues[0].field).toBe('body.changes.endTime');
+    const dateForSeries = await post('/queues/sessions/edit', {
+      sessionId: a?.id,
+      scope: 'following',
+      changes: { date: '2026-10-21' },
+    });
+    expect(dateForSeries.statusCode).toBe(400);
+    expect(JSON.stringify(dateForSeries.json().error.details)).toContain('changes.date');
+    const [row] = await database.db.select().from(sessions).where(eq(sessions.id, a?.id));
+    expect([row?.date, row?.startTime, row?.endTime]).toEqual([
+      '2026-10-20',
+      '09:00:00',
+      '10:00:00',
+    ]);
+  });
+
   it('deletes this session, or this and the following ones of its series', async () => {
     const [a, b, c, d] = await series('2026-11-03', '2026-11-24');
     const one = await post('/queues/sessions/delete', { sessionId: b?.id, scope: 'this' });
