@@ -600,5 +600,12 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
       expect(Object.keys(operation?.responses ?? {}).some((s) => s.startsWith('2'))).toBe(true);
       if (method === 'post') expect(operation?.requestBody).toBeDefined();
     }
+    const codesOf = (path: string) => paths[path]?.post?.description as string;
+    expect(codesOf('/api/queues/sessions/schedule')).toContain('409 session_overlap');
+    expect(codesOf('/api/queues/sessions/status')).toContain('409 invalid_transition');
+    expect(codesOf('/api/queues/sessions/edit')).toMatch(
+      /session_not_editable.*session_has_tokens/,
+    );
+    expect(codesOf('/api/queues/sessions/delete')).toContain('400 validation_failed');
   });
 });
