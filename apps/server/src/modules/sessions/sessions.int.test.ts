@@ -189,6 +189,20 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     expect(response.json().error.details.issues[0].field).toBe('body.endTime');
   });
 
+  it('refuses scheduling on an archived queue', async () => {
+    const archived = await createQueueFixture(database.db, { status: 'archived' });
+    await addMember(database.db, archived.company.id, owner.userId, 'owner');
+    const response = await post('/queues/sessions/schedule', {
+      queueId: archived.queue.id,
+      date: '2026-04-20',
+      startTime: '09:00',
+      endTime: '10:00',
+      capacity: 5,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('conflict');
+  });
+
   it('answers validation_failed naming the field and changes nothing', async () => {
     const before = await countSessions();
     const backwards = await schedule({ startTime: '12:00', endTime: '09:00' });

@@ -51,12 +51,13 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
           'Schedule one session or a weekly series with its services (or preview it)',
           'Owners and admins. Dates and times are in the company time zone. With `preview: true` ' +
             'nothing is saved (200) and the answer lists what would be created and its conflicts; ' +
-            'a save answers 201. Overlaps on one sub-queue are refused (details.conflicts).',
+            'a save answers 201. Overlaps on one sub-queue are refused (details.conflicts); ' +
+            'archived queues are a conflict.',
           {
             200: dataEnvelope(scheduleResultSchema),
             201: dataEnvelope(scheduleResultSchema),
           },
-          [...write, 'session_overlap'],
+          [...write, 'session_overlap', 'conflict'],
         ),
         body: scheduleSessionInputSchema,
       },
