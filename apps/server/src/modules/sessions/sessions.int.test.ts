@@ -359,6 +359,24 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     ]);
   });
 
+  it('leaves cancelled later sessions of a series alone when editing the following ones', async () => {
+    const [a, b, c] = await series('2027-02-02', '2027-02-16');
+    const cancel = await post('/queues/sessions/status', { sessionId: c?.id, status: 'cancelled' });
+    expect(cancel.statusCode).toBe(200);
+    const edited = await post('/queues/sessions/edit', {
+      sessionId: a?.id,
+      scope: 'following',
+      changes: { startTime: '08:00' },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data.sessions.map((s: Json) => s.id)).toEqual([a?.id, b?.id]);
+    const [row] = await database.db.select().from(sessions).where(eq(sessions.id, c?.id));
+    expect([row?.status, row?.startTime]).toEqual(['cancelled', '09:00:00']);
+    // Deleting the following ones takes the cancelled one too.
+    const deleted = await post('/queues/sessions/delete', { sessionId: b?.id, scope: 'following' });
+    expect(deleted.json().data.deletedIds).toEqual([b?.id, c?.id]);
+  });
+
   it('deletes this session, or this and the following ones of its series', async () => {
     const [a, b, c, d] = await series('2026-11-03', '2026-11-24');
     const one = await post('/queues/sessions/delete', { sessionId: b?.id, scope: 'this' });
