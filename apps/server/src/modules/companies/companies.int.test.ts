@@ -129,6 +129,11 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('already_member');
+    const mails = await database.db
+      .select()
+      .from(authDevMailbox)
+      .where(eq(authDevMailbox.to, email));
+    expect(mails).toHaveLength(1);
 
     // An invited member has no rights yet and cannot be activated by hand ...
     const patch = await inject(owner, 'PATCH', `/company/${companyId}/users/${invited.userId}`, {
