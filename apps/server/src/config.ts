@@ -75,6 +75,7 @@ const envSchema = z.object({
       return value; // comma-separated addresses or CIDRs of the trusted proxies
     }),
   SEED_DEMO_DATA: booleanFromEnv.default(true),
+  SEED_DEMO_ACCOUNTS: booleanFromEnv.optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // The auth service (/auth/v1). GoTrue's names without the GOTRUE_ prefix where one exists.
   SITE_URL: urlFromEnv.optional(),
@@ -249,6 +250,8 @@ export type Config = Readonly<{
   corsOrigins: readonly string[];
   trustProxy: boolean | string;
   seedDemoData: boolean;
+  /** Demo owner and staff sign-ins with the documented password (never by default in production). */
+  seedDemoAccounts: boolean;
   shutdownTimeoutMs: number;
   webDistDir: string;
   version: string;
@@ -370,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     seedDemoData: e.SEED_DEMO_DATA,
+    seedDemoAccounts: e.SEED_DEMO_ACCOUNTS ?? e.NODE_ENV !== 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webDistDir: resolve(import.meta.dirname, '../../web/dist'),
     version: serverPackage.version,

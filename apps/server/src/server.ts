@@ -5,13 +5,14 @@ import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { loadAuthKeys } from './auth/keys.ts';
 import { mailerFor } from './auth/mailer.ts';
+import { hashPassword } from './auth/passwords.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
 import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
-import { seedDemoData } from './modules/demo/demo.seed.ts';
+import { DEMO_PASSWORD, seedDemoData } from './modules/demo/demo.seed.ts';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.ts';
 import { enqueueDueReminders } from './modules/tokens/tokens.notifications.ts';
 
@@ -86,7 +87,11 @@ database = await openDatabase(
 );
 log.info({ driver: database.driver }, 'database opened');
 await database.migrate();
-if (config.seedDemoData && (await seedDemoData(database.db, systemClock))) {
+// The demo sign-ins (README) are hashed only when the demo is actually seeded.
+const demoAccounts = config.seedDemoAccounts
+  ? { accounts: { passwordHash: () => hashPassword(DEMO_PASSWORD) } }
+  : {};
+if (config.seedDemoData && (await seedDemoData(database.db, systemClock, demoAccounts))) {
   log.info('demo data seeded');
 }
 

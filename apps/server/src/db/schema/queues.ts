@@ -6,10 +6,13 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { authUsers } from './auth.ts';
 import { companies } from './companies.ts';
 
 export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
@@ -119,6 +122,78 @@ export const serviceAreas = pgTable(
     check(
       'service_areas_longitude_check',
       sql`${t.longitude} is null or ${t.longitude} between -180 and 180`,
+    ),
+  ],
+);
+
+/** Staff assigned to serve a sub-queue ("my sessions" reads it); company members only. */
+export const subQueueStaff = pgTable(
+  'sub_queue_staff',
+  {
+    subQueueId: uuid('sub_queue_id')
+      .notNull()
+      .references(() => subQueues.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subQueueId, t.userId] }),
+    index('sub_queue_staff_user_idx').on(t.userId),
+  ],
+);
+
+export const joinRequestStatuses = ['pending', 'approved', 'rejected'] as const;
+
+/** A request to join a private queue; one per queue and user (asking again reopens it). */
+export const joinRequests = pgTable(
+  'join_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    message: text('message').notNull().default(''),
+    status: text('status', { enum: joinRequestStatuses }).notNull().default('pending'),
+    decidedBy: uuid('decided_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('join_requests_queue_user_key').on(t.queueId, t.userId),
+    index('join_requests_user_idx').on(t.userId),
+    check('join_requests_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+);
+
+/** A discount a company offers its clients, for one queue or all of them. */
+export const clientPromotions = pgTable(
+  'client_promotions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    queueId: uuid('queue_id').references(() => queues.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    code: text('code'),
+    discountPercent: integer('discount_percent').notNull(),
+    validFrom: timestamp('valid_from', { withTimezone: true }),
+    validTo: timestamp('valid_to', { withTimezone: true }),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    index('client_promotions_company_idx').on(t.companyId),
+    check('client_promotions_discount_check', sql`${t.discountPercent} between 1 and 100`),
+    check(
+      'client_promotions_window_check',
+      sql`${t.validFrom} is null or ${t.validTo} is null or ${t.validFrom} < ${t.validTo}`,
     ),
   ],
 );

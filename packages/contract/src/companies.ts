@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import {
+  currencySchema,
+  idSchema,
+  nullableText,
+  timestampSchema,
+  timezoneSchema,
+} from './common.ts';
+
+export const companyPlans = ['free', 'pro', 'business'] as const;
+export const companyRoles = ['owner', 'admin', 'staff'] as const;
+export const companyUserStatuses = ['invited', 'active', 'disabled'] as const;
+/** Roles an invite may give; ownership is handed over by changing a member's role. */
+export const invitableRoles = ['admin', 'staff'] as const;
+
+export type CompanyRole = (typeof companyRoles)[number];
+export type CompanyUserStatus = (typeof companyUserStatuses)[number];
+
+export const companySchema = z
+  .object({
+    id: idSchema,
+    name: z.string(),
+    slug: z.string(),
+    timezone: z.string(),
+    currency: z.string(),
+    logoUrl: z.string().nullable(),
+    contactEmail: z.string().nullable(),
+    contactPhone: z.string().nullable(),
+    plan: z.enum(companyPlans),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Company' });
+export type Company = z.infer<typeof companySchema>;
+
+export const companyParamsSchema = z.object({ id: idSchema });
+
+export const createCompanyBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    timezone: timezoneSchema,
+    currency: currencySchema.optional(),
+    logoUrl: z.url().max(2048).nullable().optional(),
+    contactEmail: z.email().max(320).nullable().optional(),
+    contactPhone: nullableText(40).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateCompany' });
+export type CreateCompanyBody = z.infer<typeof createCompanyBodySchema>;
+
+export const updateCompanyBodySchema = createCompanyBodySchema
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
+  .meta({ id: 'UpdateCompany' });
+export type UpdateCompanyBody = z.infer<typeof updateCompanyBodySchema>;
+
+/** A member of a company (`/company/{id}/users`). */
+export const companyUserSchema = z
+  .object({
+    id: idSchema,
+    companyId: idSchema,
+    userId: idSchema,
+    email: z.string(),
+    displayName: z.string(),
+    avatarUrl: z.string().nullable(),
+    role: z.enum(companyRoles),
+    status: z.enum(companyUserStatuses),
+    invitedBy: idSchema.nullable(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'CompanyUser' });
+export type CompanyUser = z.infer<typeof companyUserSchema>;
+
+export const companyUserParamsSchema = z.object({ id: idSchema, userId: idSchema });
+
+export const inviteCompanyUserBodySchema = z
+  .object({
+    email: z.email().max(320),
+    role: z.enum(invitableRoles),
+  })
+  .strict()
+  .meta({ id: 'InviteCompanyUser' });
+export type InviteCompanyUserBody = z.infer<typeof inviteCompanyUserBodySchema>;
+
+/** Change a member's role, or disable/re-enable them (`invited` is never set by hand). */
+export const updateCompanyUserBodySchema = z
+  .object({
+    role: z.enum(companyRoles).optional(),
+    status: z.enum(['active', 'disabled']).optional(),
+  })
+  .strict()
+  .refine((body) => body.role !== undefined || body.status !== undefined, 'Give a role or a status')
+  .meta({ id: 'UpdateCompanyUser' });
+export type UpdateCompanyUserBody = z.infer<typeof updateCompanyUserBodySchema>;

@@ -1,0 +1,239 @@
+import { z } from 'zod';
+import { currencySchema, idSchema, timestampSchema } from './common.ts';
+
+export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
+export const queueVisibilities = ['public', 'unlisted', 'private'] as const;
+export const queueStatuses = ['active', 'archived'] as const;
+
+/** What a visitor learns about the company behind a queue. */
+export const queueCompanySchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  slug: z.string(),
+  timezone: z.string(),
+  logoUrl: z.string().nullable(),
+});
+
+export const queueSchema = z
+  .object({
+    id: idSchema,
+    companyId: idSchema,
+    company: queueCompanySchema,
+    name: z.string(),
+    description: z.string(),
+    /** Typed on /join or carried by the QR code. */
+    joinCode: z.string(),
+    tokenPrefix: z.string(),
+    mode: z.enum(queueModes),
+    online: z.boolean(),
+    visibility: z.enum(queueVisibilities),
+    /** Price of a token in minor units (cents); null when the queue is free. */
+    priceMinor: z.number().int().nullable(),
+    currency: z.string().nullable(),
+    tokensPerVisitor: z.number().int(),
+    turnApproachingThreshold: z.number().int(),
+    status: z.enum(queueStatuses),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Queue' });
+export type Queue = z.infer<typeof queueSchema>;
+
+const queueFields = {
+  name: z.string().trim().min(1).max(120),
+  description: z.string().trim().max(2000),
+  tokenPrefix: z.string().regex(/^[A-Z0-9]{0,4}$/, 'Up to 4 capital letters or digits, e.g. "A"'),
+  mode: z.enum(queueModes),
+  online: z.boolean(),
+  visibility: z.enum(queueVisibilities),
+  priceMinor: z.number().int().min(1).max(100_000_000).nullable(),
+  currency: currencySchema.nullable(),
+  tokensPerVisitor: z.number().int().min(1).max(20),
+  turnApproachingThreshold: z.number().int().min(0).max(50),
+};
+
+/** Price and currency go together: both set, or both null (free). */
+function pricePaired(body: { priceMinor?: number | null; currency?: string | null }) {
+  const price = body.priceMinor ?? null;
+  const currency = body.currency ?? null;
+  return (price === null) === (currency === null);
+}
+
+export const createQueueBodySchema = z
+  .object({
+    companyId: idSchema,
+    name: queueFields.name,
+    description: queueFields.description.optional(),
+    tokenPrefix: queueFields.tokenPrefix.optional(),
+    mode: queueFields.mode.optional(),
+    online: queueFields.online.optional(),
+    visibility: queueFields.visibility.optional(),
+    priceMinor: queueFields.priceMinor.optional(),
+    currency: queueFields.currency.optional(),
+    tokensPerVisitor: queueFields.tokensPerVisitor.optional(),
+    turnApproachingThreshold: queueFields.turnApproachingThreshold.optional(),
+  })
+  .strict()
+  .refine(pricePaired, {
+    message: 'Give both a price and a currency, or neither',
+    path: ['currency'],
+  })
+  .meta({ id: 'CreateQueue' });
+export type CreateQueueBody = z.infer<typeof createQueueBodySchema>;
+
+/**
+ * Any field may change; `status: 'archived'` archives (as DELETE does), `'active'` restores.
+ * Price and currency are checked together against the stored values.
+ * `regenerateJoinCode: true` issues a new join code (old links stop working).
+ */
+export const updateQueueBodySchema = z
+  .object({
+    name: queueFields.name.optional(),
+    description: queueFields.description.optional(),
+    tokenPrefix: queueFields.tokenPrefix.optional(),
+    mode: queueFields.mode.optional(),
+    online: queueFields.online.optional(),
+    visibility: queueFields.visibility.optional(),
+    priceMinor: queueFields.priceMinor.optional(),
+    currency: queueFields.currency.optional(),
+    tokensPerVisitor: queueFields.tokensPerVisitor.optional(),
+    turnApproachingThreshold: queueFields.turnApproachingThreshold.optional(),
+    status: z.enum(queueStatuses).optional(),
+    regenerateJoinCode: z.literal(true).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
+  .meta({ id: 'UpdateQueue' });
+export type UpdateQueueBody = z.infer<typeof updateQueueBodySchema>;
+
+/**
+ * `GET /company/queues?companyId=`: members see every queue of the company (filter by
+ * status); anyone else sees only its active public ones.
+ */
+export const listQueuesQuerySchema = z.object({
+  companyId: idSchema,
+  status: z.enum(queueStatuses).optional(),
+});
+
+export const queueParamsSchema = z.object({ qid: idSchema });
+export const queueIdParamsSchema = z.object({ queueId: idSchema });
+export const joinCodeParamsSchema = z.object({
+  code: z
+    .string()
+    .transform((value) => value.trim().toUpperCase())
+    .pipe(z.string().regex(/^[A-Z0-9]{4,12}$/, 'A join code is 4 to 12 letters or digits')),
+});
+
+// Sub-queues ---------------------------------------------------------------------------
+
+export const subQueueSchema = z
+  .object({
+    id: idSchema,
+    queueId: idSchema,
+    name: z.string(),
+    /** Users assigned to serve this sub-queue (company members). */
+    staffUserIds: z.array(idSchema),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'SubQueue' });
+export type SubQueue = z.infer<typeof subQueueSchema>;
+
+export const createSubQueueBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    staffUserIds: z.array(idSchema).max(100).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateSubQueue' });
+export type CreateSubQueueBody = z.infer<typeof createSubQueueBodySchema>;
+
+/** `staffUserIds` replaces the whole assignment when given. */
+export const updateSubQueueBodySchema = createSubQueueBodySchema
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
+  .meta({ id: 'UpdateSubQueue' });
+export type UpdateSubQueueBody = z.infer<typeof updateSubQueueBodySchema>;
+
+export const subQueueParamsSchema = z.object({ qid: idSchema, id: idSchema });
+
+// Service types ------------------------------------------------------------------------
+
+export const serviceTypeSchema = z
+  .object({
+    id: idSchema,
+    queueId: idSchema,
+    name: z.string(),
+    description: z.string(),
+    durationMinutes: z.number().int(),
+    priceMinor: z.number().int().nullable(),
+    active: z.boolean(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'ServiceType' });
+export type ServiceType = z.infer<typeof serviceTypeSchema>;
+
+export const createServiceTypeBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    description: z.string().trim().max(2000).optional(),
+    durationMinutes: z.number().int().min(1).max(1440),
+    priceMinor: z.number().int().min(0).max(100_000_000).nullable().optional(),
+    active: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateServiceType' });
+export type CreateServiceTypeBody = z.infer<typeof createServiceTypeBodySchema>;
+
+export const updateServiceTypeBodySchema = createServiceTypeBodySchema
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
+  .meta({ id: 'UpdateServiceType' });
+export type UpdateServiceTypeBody = z.infer<typeof updateServiceTypeBodySchema>;
+
+export const serviceTypeParamsSchema = z.object({ qid: idSchema, id: idSchema });
+
+// Service areas (branches) ---------------------------------------------------------------
+
+export const serviceAreaSchema = z
+  .object({
+    id: idSchema,
+    queueId: idSchema,
+    name: z.string(),
+    address: z.string(),
+    city: z.string(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    phone: z.string().nullable(),
+    notes: z.string(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'ServiceArea' });
+export type ServiceArea = z.infer<typeof serviceAreaSchema>;
+
+export const createServiceAreaBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    address: z.string().trim().max(500).optional(),
+    city: z.string().trim().max(120).optional(),
+    latitude: z.number().min(-90).max(90).nullable().optional(),
+    longitude: z.number().min(-180).max(180).nullable().optional(),
+    phone: z.string().trim().max(40).nullable().optional(),
+    notes: z.string().trim().max(2000).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateServiceArea' });
+export type CreateServiceAreaBody = z.infer<typeof createServiceAreaBodySchema>;
+
+export const updateServiceAreaBodySchema = createServiceAreaBodySchema
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
+  .meta({ id: 'UpdateServiceArea' });
+export type UpdateServiceAreaBody = z.infer<typeof updateServiceAreaBodySchema>;
+
+export const serviceAreaParamsSchema = z.object({ queueId: idSchema, id: idSchema });
