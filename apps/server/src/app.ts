@@ -62,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   const keys = deps.authKeys ?? ephemeralKeys(config.auth.jwtSecret);
   const clock = deps.clock ?? systemClock;
+  // The auth service's context, for modules that call it server-side (inviteUserByEmail).
+  app.decorate('authService', { current: undefined } satisfies AuthContextRef);
   await app.register(apiPlugin, {
     prefix: '/api',
     config,
@@ -70,9 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     keys,
     publisher: deps.publisher ?? silentPublisher,
+    authService: app.authService,
   });
-  // The auth service's context, for modules that call it server-side (inviteUserByEmail).
-  app.decorate('authService', { current: undefined } satisfies AuthContextRef);
   await app.register(authPlugin, {
     prefix: '/auth/v1',
     config,
