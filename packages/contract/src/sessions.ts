@@ -1,0 +1,342 @@
+import { z } from 'zod';
+
+/**
+ * Sessions, their services and slots (PRODUCT.md "Provider workspace"; spec §7 paths under /api).
+ *
+ * Dates (`YYYY-MM-DD`) and times (`HH:MM`) are wall-clock values in the company's time zone
+ * (`timezone` on every session); `startsAt`/`endsAt` are the same moments as ISO instants.
+ * A session lies within one calendar day: `endTime` is after `startTime`.
+ */
+
+export const sessionStatuses = ['scheduled', 'open', 'paused', 'closed', 'cancelled'] as const;
+export const sessionStatusSchema = z.enum(sessionStatuses).meta({ id: 'SessionStatus' });
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+
+/** Which status changes `POST /queues/sessions/status` accepts; anything else is `invalid_transition`. */
+export const sessionTransitions: Readonly<Record<SessionStatus, readonly SessionStatus[]>> = {
+  scheduled: ['open', 'cancelled'],
+  open: ['paused', 'closed', 'cancelled'],
+  paused: ['open', 'closed', 'cancelled'],
+  closed: [],
+  cancelled: [],
+};
+
+export const slotStatuses = ['open', 'blocked'] as const;
+export const slotStatusSchema = z.enum(slotStatuses).meta({ id: 'SlotStatus' });
+
+export const sessionScopes = ['this', 'following'] as const;
+/** `this` session only, or `following`: this one and the later ones of its series. */
+export const sessionScopeSchema = z.enum(sessionScopes).meta({ id: 'SessionScope' });
+export type SessionScope = z.infer<typeof sessionScopeSchema>;
+
+const isRealDate = (value: string) => {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
+
+/** A calendar date, `YYYY-MM-DD`. */
+export const localDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the format YYYY-MM-DD')
+  .refine(isRealDate, 'Not a real calendar date')
+  .meta({ id: 'LocalDate', example: '2026-03-30' });
+
+/** A wall-clock time, `HH:MM` (24-hour). */
+export const localTimeSchema = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use the format HH:MM (00:00 to 23:59)')
+  .meta({ id: 'LocalTime', example: '09:00' });
+
+const uuid = z.uuid();
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+export const MAX_SERIES_OCCURRENCES = 366;
+export const MAX_SERVICES_PER_SESSION = 20;
+
+/** A service type offered in a session, cut into slots of `slotMinutes`, each holding `capacityPerSlot`. */
+export const sessionServiceInputSchema = z
+  .object({
+    serviceTypeId: uuid,
+    slotMinutes: z.number().int().min(1).max(1440),
+    /** 0 is allowed: such slots are shown but never bookable. */
+    capacityPerSlot: z.number().int().min(0).max(10000),
+  })
+  .meta({ id: 'SessionServiceInput' });
+export type SessionServiceInput = z.infer<typeof sessionServiceInputSchema>;
+
+/** ISO weekday: 1 = Monday ... 7 = Sunday. */
+export const isoWeekdaySchema = z.number().int().min(1).max(7);
+
+export const recurrenceSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('once') }),
+    z.object({
+      kind: z.literal('weekly'),
+      /** ISO weekdays (1 = Monday ... 7 = Sunday) on which a session takes place. */
+      weekdays: z
+        .array(isoWeekdaySchema)
+        .min(1)
+        .max(7)
+        .refine((days) => new Set(days).size === days.length, 'Each weekday only once'),
+      /** Last date (inclusive) of the series, in the company's time zone. */
+      until: localDateSchema,
+    }),
+  ])
+  .meta({ id: 'Recurrence' });
+export type Recurrence = z.infer<typeof recurrenceSchema>;
+
+const sessionFields = {
+  startTime: localTimeSchema,
+  endTime: localTimeSchema,
+  /** Most tokens the session issues. */
+  capacity: z.number().int().min(0).max(100000),
+  online: z.boolean(),
+  notes: z.string().trim().max(2000),
+};
+
+/** `POST /queues/sessions/schedule`. With `preview: true` nothing is saved. */
+export const scheduleSessionInputSchema = z
+  .object({
+    queueId: uuid,
+    subQueueId: uuid.nullable().optional(),
+    /** The (first) session's date, in the company's time zone. */
+    date: localDateSchema,
+    ...sessionFields,
+    online: sessionFields.online.optional(),
+    notes: sessionFields.notes.optional(),
+    recurrence: recurrenceSchema.optional(),
+    services: z.array(sessionServiceInputSchema).max(MAX_SERVICES_PER_SESSION).optional(),
+    preview: z.boolean().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (minutesOf(value.endTime) <= minutesOf(value.startTime)) {
+      ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'Must be after the start time' });
+    }
+    if (value.recurrence?.kind === 'weekly' && value.recurrence.until < value.date) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recurrence', 'until'],
+        message: 'Must be on or after the first date',
+      });
+    }
+    const types = (value.services ?? []).map((s) => s.serviceTypeId);
+    if (new Set(types).size !== types.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['services'],
+        message: 'Each service type only once per session',
+      });
+    }
+  })
+  .meta({ id: 'ScheduleSessionInput' });
+export type ScheduleSessionInput = z.infer<typeof scheduleSessionInputSchema>;
+
+/** An existing session that overlaps a planned or edited one on the same sub-queue. */
+export const sessionConflictSchema = z
+  .object({
+    /** Date of the planned occurrence that collides. */
+    plannedDate: localDateSchema,
+    sessionId: uuid,
+    date: localDateSchema,
+    startTime: localTimeSchema,
+    endTime: localTimeSchema,
+    status: sessionStatusSchema,
+    subQueueId: uuid.nullable(),
+  })
+  .meta({ id: 'SessionConflict' });
+export type SessionConflict = z.infer<typeof sessionConflictSchema>;
+
+/** Live figures. Until the tokens module lands they derive from the session's counters. */
+export const sessionCountsSchema = z
+  .object({
+    issued: z.number().int(),
+    waiting: z.number().int(),
+    served: z.number().int(),
+    nowServing: z.number().int().nullable(),
+  })
+  .meta({ id: 'SessionCounts' });
+export type SessionCounts = z.infer<typeof sessionCountsSchema>;
+
+export const sessionSchema = z
+  .object({
+    id: uuid,
+    queueId: uuid,
+    queueName: z.string(),
+    companyId: uuid,
+    subQueueId: uuid.nullable(),
+    subQueueName: z.string().nullable(),
+    date: localDateSchema,
+    startTime: localTimeSchema,
+    endTime: localTimeSchema,
+    /** The IANA zone `date`, `startTime` and `endTime` are read in (the company's). */
+    timezone: z.string(),
+    startsAt: z.iso.datetime({ offset: true }),
+    endsAt: z.iso.datetime({ offset: true }),
+    capacity: z.number().int(),
+    status: sessionStatusSchema,
+    online: z.boolean(),
+    notes: z.string(),
+    seriesId: uuid.nullable(),
+    counts: sessionCountsSchema,
+  })
+  .meta({ id: 'Session' });
+export type Session = z.infer<typeof sessionSchema>;
+
+/** One session the schedule would create (preview) or created. */
+export const plannedSessionSchema = z
+  .object({
+    date: localDateSchema,
+    startTime: localTimeSchema,
+    endTime: localTimeSchema,
+    startsAt: z.iso.datetime({ offset: true }),
+    endsAt: z.iso.datetime({ offset: true }),
+    conflicts: z.array(sessionConflictSchema),
+  })
+  .meta({ id: 'PlannedSession' });
+
+export const scheduleResultSchema = z
+  .object({
+    preview: z.boolean(),
+    seriesId: uuid.nullable(),
+    timezone: z.string(),
+    /** Every occurrence, each with its conflicts (a preview shows them before saving). */
+    planned: z.array(plannedSessionSchema),
+    conflicts: z.array(sessionConflictSchema),
+    /** The created sessions; empty for a preview. */
+    sessions: z.array(sessionSchema),
+  })
+  .meta({ id: 'ScheduleResult' });
+export type ScheduleResult = z.infer<typeof scheduleResultSchema>;
+
+/** `POST /queues/sessions/edit`: the fields to change; `date` only with scope `this`. */
+export const editSessionInputSchema = z
+  .object({
+    sessionId: uuid,
+    scope: sessionScopeSchema.default('this'),
+    changes: z
+      .object({
+        date: localDateSchema,
+        subQueueId: uuid.nullable(),
+        ...sessionFields,
+      })
+      .partial()
+      .refine((c) => Object.keys(c).length > 0, 'Name at least one field to change'),
+  })
+  .superRefine((value, ctx) => {
+    const { startTime, endTime, date } = value.changes;
+    if (startTime && endTime && minutesOf(endTime) <= minutesOf(startTime)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['changes', 'endTime'],
+        message: 'Must be after the start time',
+      });
+    }
+    if (date !== undefined && value.scope === 'following') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['changes', 'date'],
+        message: 'A date can only be changed for one session (scope "this")',
+      });
+    }
+  })
+  .meta({ id: 'EditSessionInput' });
+export type EditSessionInput = z.infer<typeof editSessionInputSchema>;
+
+export const deleteSessionInputSchema = z
+  .object({ sessionId: uuid, scope: sessionScopeSchema.default('this') })
+  .meta({ id: 'DeleteSessionInput' });
+export type DeleteSessionInput = z.infer<typeof deleteSessionInputSchema>;
+
+export const editSessionResultSchema = z
+  .object({ sessions: z.array(sessionSchema) })
+  .meta({ id: 'EditSessionResult' });
+export const deleteSessionResultSchema = z
+  .object({ deletedIds: z.array(uuid) })
+  .meta({ id: 'DeleteSessionResult' });
+
+export const sessionStatusInputSchema = z
+  .object({ sessionId: uuid, status: sessionStatusSchema })
+  .meta({ id: 'SessionStatusInput' });
+export type SessionStatusInput = z.infer<typeof sessionStatusInputSchema>;
+
+/** `POST /queues/sessions/query`. Visitors and anonymous callers see public sessions only. */
+export const sessionQuerySchema = z
+  .object({
+    queueId: uuid.optional(),
+    companyId: uuid.optional(),
+    subQueueId: uuid.optional(),
+    /** Inclusive local dates; `from` defaults to today in the caller's zone (X-user-timezone). */
+    from: localDateSchema.optional(),
+    to: localDateSchema.optional(),
+    status: z.array(sessionStatusSchema).min(1).optional(),
+    limit: z.number().int().min(1).max(500).default(100),
+    offset: z.number().int().min(0).default(0),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    path: ['to'],
+    message: 'Must be on or after "from"',
+  })
+  .meta({ id: 'SessionQuery' });
+export type SessionQuery = z.infer<typeof sessionQuerySchema>;
+
+/** Query string of `GET /queues/{qid}/sessions`. */
+export const queueSessionsQuerySchema = z
+  .object({
+    from: localDateSchema.optional(),
+    to: localDateSchema.optional(),
+    status: sessionStatusSchema.optional(),
+  })
+  .meta({ id: 'QueueSessionsQuery' });
+
+/** Query string of `GET /queues/sessions` (mine): `date` defaults to today in X-user-timezone. */
+export const mySessionsQuerySchema = z
+  .object({ date: localDateSchema.optional() })
+  .meta({ id: 'MySessionsQuery' });
+
+export const sessionListSchema = z.array(sessionSchema).meta({ id: 'SessionList' });
+
+export const sessionServiceSchema = z
+  .object({
+    id: uuid,
+    sessionId: uuid,
+    serviceTypeId: uuid,
+    serviceTypeName: z.string(),
+    slotMinutes: z.number().int(),
+    capacityPerSlot: z.number().int(),
+    /** Whole slots in the session window (a last partial slot is dropped). */
+    slotCount: z.number().int(),
+  })
+  .meta({ id: 'SessionService' });
+export type SessionService = z.infer<typeof sessionServiceSchema>;
+
+export const slotSchema = z
+  .object({
+    serviceId: uuid,
+    slotNo: z.number().int().min(1),
+    startTime: localTimeSchema,
+    endTime: localTimeSchema,
+    startsAt: z.iso.datetime({ offset: true }),
+    endsAt: z.iso.datetime({ offset: true }),
+    capacity: z.number().int(),
+    bookedCount: z.number().int(),
+    status: slotStatusSchema,
+    /** Open, with room left (capacity 0 is never bookable). */
+    bookable: z.boolean(),
+  })
+  .meta({ id: 'Slot' });
+export type Slot = z.infer<typeof slotSchema>;
+
+/** `POST /queues/sessions/services/slots-status`: block or reopen slots of one service. */
+export const slotsStatusInputSchema = z
+  .object({
+    serviceId: uuid,
+    slotNos: z
+      .array(z.number().int().min(1))
+      .min(1)
+      .max(1440)
+      .refine((n) => new Set(n).size === n.length, 'Each slot only once'),
+    status: slotStatusSchema,
+  })
+  .meta({ id: 'SlotsStatusInput' });
+export type SlotsStatusInput = z.infer<typeof slotsStatusInputSchema>;
