@@ -5,7 +5,14 @@ import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
+import { companyRoutes } from '../modules/companies/companies.routes.ts';
+import type { InviteUser } from '../modules/companies/companies.service.ts';
+import { createFallbackInviter } from '../modules/companies/invite.fallback.ts';
+import { promotionRoutes } from '../modules/promotions/promotions.routes.ts';
+import { queueRoutes } from '../modules/queues/queues.routes.ts';
+import { requestRoutes } from '../modules/requests/requests.routes.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
+import { userRoutes } from '../modules/users/users.routes.ts';
 import { createCallerResolver } from './caller.ts';
 
 /** What every /api module gets: explicit dependencies, never globals. */
@@ -38,4 +45,11 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   });
 
   await app.register(systemRoutes, deps);
+  const db = deps.database.db;
+  const inviteUser: InviteUser = createFallbackInviter({ db, clock, config });
+  await app.register(companyRoutes, { db, clock, inviteUser });
+  await app.register(userRoutes, { db, clock });
+  await app.register(queueRoutes, { db, clock });
+  await app.register(promotionRoutes, { db, clock });
+  await app.register(requestRoutes, { db, clock });
 };

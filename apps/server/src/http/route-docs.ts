@@ -1,0 +1,42 @@
+import { errorEnvelopeSchema } from '@upnext/contract/errors';
+import type { ZodType } from 'zod';
+import type { ErrorCode } from '../lib/errors.ts';
+import { statusOf } from '../lib/errors.ts';
+
+/**
+ * Error responses of a route for its schema, and a line for its OpenAPI description naming
+ * every stable code it may answer with (grouped by status).
+ */
+export function errorDocs(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = statusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const response: Record<number, typeof errorEnvelopeSchema> = {};
+  for (const status of byStatus.keys()) response[status] = errorEnvelopeSchema;
+  const description = `Errors: ${[...byStatus]
+    .map(([status, list]) => `${status} ${list.join(', ')}`)
+    .join('; ')}.`;
+  return { response, description };
+}
+
+/** Errors every signed-in route may answer with. */
+export const signedIn: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden'];
+
+/** The common schema fields of a documented route: tag, summary, success and error bodies. */
+export function routeDoc(
+  tag: string,
+  summary: string,
+  success: Record<number, ZodType>,
+  codes: ErrorCode[],
+) {
+  const errors = errorDocs(...codes);
+  return {
+    tags: [tag],
+    security: [{ bearerAuth: [] as string[] }, {} as Record<string, string[]>],
+    summary,
+    description: errors.description,
+    response: { ...success, ...errors.response },
+  };
+}

@@ -1,0 +1,307 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authDevMailbox, authUsers } from '../../db/schema/auth.ts';
+import { companies, companyUsers, userProfiles } from '../../db/schema/companies.ts';
+import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
+import { createTestUser, type TestUser } from '../../test/users.ts';
+import { slugify } from './companies.service.ts';
+
+describe('slugify', () => {
+  it('makes url-safe slugs', () => {
+    expect(slugify('Harbourview Health Centre')).toBe('harbourview-health-centre');
+    expect(slugify('  Café & Co. ')).toBe('cafe-co');
+    expect(slugify('!!!')).toBe('company');
+  });
+});
+
+describe.each(testDrivers)('companies and members (%s)', (driver) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let owner: TestUser;
+  let companyId: string;
+
+  const inject = (
+    user: TestUser | undefined,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: user?.headers ?? {},
+      ...(payload ? { payload } : {}),
+    });
+  const membersOf = (id: string) =>
+    database.db.select().from(companyUsers).where(eq(companyUsers.companyId, id));
+  const addMember = async (role: 'owner' | 'admin' | 'staff', status = 'active' as const) => {
+    const user = await createTestUser(t);
+    await database.db
+      .insert(companyUsers)
+      .values({ companyId, userId: user.userId, email: user.email, role, status });
+    return user;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    t = await buildTestApp(database);
+    owner = await createTestUser(t);
+    const response = await inject(owner, 'POST', '/company', {
+      name: 'Harbour Clinic',
+      timezone: 'Europe/London',
+      currency: 'GBP',
+    });
+    expect(response.statusCode).toBe(201);
+    companyId = response.json().data.id;
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await database?.close();
+  });
+
+  it('makes the creator the active owner and derives a unique slug', async () => {
+    const [member] = await membersOf(companyId);
+    expect(member).toMatchObject({ userId: owner.userId, role: 'owner', status: 'active' });
+    const again = await inject(owner, 'POST', '/company', {
+      name: 'Harbour Clinic',
+      timezone: 'Europe/London',
+    });
+    expect(again.statusCode).toBe(201);
+    expect(again.json().data).toMatchObject({ slug: 'harbour-clinic-2', currency: 'USD' });
+  });
+
+  it('refuses bad input naming the field, and creates nothing', async () => {
+    const before = (await database.db.select().from(companies)).length;
+    const response = await inject(owner, 'POST', '/company', {
+      name: 'Nowhere',
+      timezone: 'Mars/Olympus',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('validation_failed');
+    expect(response.json().error.details.issues[0].field).toBe('body.timezone');
+    expect((await database.db.select().from(companies)).length).toBe(before);
+
+    const patch = await inject(owner, 'PATCH', `/company/${companyId}`, { currency: 'pounds' });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json().error.details.issues[0].field).toBe('body.currency');
+    const bad = await inject(owner, 'GET', '/company/not-a-uuid');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details.issues[0].field).toBe('params.id');
+  });
+
+  it('updates settings for owners and admins', async () => {
+    const response = await inject(owner, 'PATCH', `/company/${companyId}`, {
+      contactEmail: 'desk@harbour.example',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.contactEmail).toBe('desk@harbour.example');
+  });
+
+  it('invites by email: new addresses get an invited auth user and a mail, and become active at sign-in', async () => {
+    const email = 'new.nurse@example.test';
+    const response = await inject(owner, 'POST', `/company/${companyId}/users`, {
+      email: 'New.Nurse@Example.test',
+      role: 'staff',
+    });
+    expect(response.statusCode).toBe(201);
+    const invited = response.json().data;
+    expect(invited).toMatchObject({
+      email,
+      role: 'staff',
+      status: 'invited',
+      invitedBy: owner.userId,
+    });
+    const [user] = await database.db.select().from(authUsers).where(eq(authUsers.email, email));
+    expect(user?.invitedAt).toBeInstanceOf(Date);
+    expect(user?.encryptedPassword ?? null).toBeNull();
+    const mail = await database.db
+      .select()
+      .from(authDevMailbox)
+      .where(eq(authDevMailbox.to, email));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.text).toContain('Harbour Clinic');
+
+    // Inviting again is a clear conflict, not a second row.
+    const again = await inject(owner, 'POST', `/company/${companyId}/users`, {
+      email,
+      role: 'admin',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('already_member');
+
+    // An invited member has no rights yet and cannot be activated by hand ...
+    const patch = await inject(owner, 'PATCH', `/company/${companyId}/users/${invited.userId}`, {
+      status: 'active',
+    });
+    expect(patch.json().error.code).toBe('invite_pending');
+    // ... they become active when they sign in (next test).
+  });
+
+  it('activates invited memberships when the invitee reads their own roles record', async () => {
+    const invitee = await createTestUser(t);
+    await database.db.insert(companyUsers).values({
+      companyId,
+      userId: invitee.userId,
+      email: invitee.email,
+      role: 'staff',
+      status: 'invited',
+    });
+    const before = await inject(invitee, 'GET', `/company/${companyId}`);
+    expect(before.statusCode).toBe(403);
+    const data = await inject(invitee, 'GET', '/user/user-data');
+    expect(data.statusCode).toBe(200);
+    expect(data.json().data.companies).toEqual([
+      expect.objectContaining({ companyId, role: 'staff', status: 'active' }),
+    ]);
+    expect((await inject(invitee, 'GET', `/company/${companyId}`)).statusCode).toBe(200);
+  });
+
+  it('never leaves a company without an active owner', async () => {
+    for (const body of [{ role: 'admin' }, { status: 'disabled' }]) {
+      const response = await inject(
+        owner,
+        'PATCH',
+        `/company/${companyId}/users/${owner.userId}`,
+        body,
+      );
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('last_owner');
+    }
+    const remove = await inject(owner, 'DELETE', `/company/${companyId}/users/${owner.userId}`);
+    expect(remove.json().error.code).toBe('last_owner');
+    const [row] = await database.db
+      .select()
+      .from(companyUsers)
+      .where(and(eq(companyUsers.companyId, companyId), eq(companyUsers.userId, owner.userId)));
+    expect(row).toMatchObject({ role: 'owner', status: 'active' });
+
+    // With a second owner, one may step down; the other is then the last again.
+    const second = await addMember('owner');
+    const stepDown = await inject(second, 'PATCH', `/company/${companyId}/users/${second.userId}`, {
+      role: 'admin',
+    });
+    expect(stepDown.statusCode).toBe(200);
+    expect(stepDown.json().data.role).toBe('admin');
+  });
+
+  it('serialises concurrent demotions of the last two owners: one wins, one gets last_owner', async () => {
+    const res = await inject(owner, 'POST', '/company', { name: 'Race Co', timezone: 'UTC' });
+    const raceId = res.json().data.id;
+    const other = await createTestUser(t);
+    await database.db.insert(companyUsers).values({
+      companyId: raceId,
+      userId: other.userId,
+      email: other.email,
+      role: 'owner',
+      status: 'active',
+    });
+    const results = await Promise.all([
+      // Each steps down at the same moment.
+      inject(owner, 'PATCH', `/company/${raceId}/users/${owner.userId}`, { role: 'staff' }),
+      inject(other, 'PATCH', `/company/${raceId}/users/${other.userId}`, { role: 'staff' }),
+    ]);
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 409]);
+    const owners = (await membersOf(raceId)).filter(
+      (m) => m.role === 'owner' && m.status === 'active',
+    );
+    expect(owners).toHaveLength(1);
+  });
+
+  it('lets admins manage staff but never owners, nor make owners', async () => {
+    const admin = await addMember('admin');
+    const staff = await addMember('staff');
+    const promote = await inject(admin, 'PATCH', `/company/${companyId}/users/${staff.userId}`, {
+      role: 'owner',
+    });
+    expect(promote.statusCode).toBe(403);
+    expect(promote.json().error.code).toBe('owner_protected');
+    const demote = await inject(admin, 'PATCH', `/company/${companyId}/users/${owner.userId}`, {
+      status: 'disabled',
+    });
+    expect(demote.json().error.code).toBe('owner_protected');
+    const removeOwner = await inject(
+      admin,
+      'DELETE',
+      `/company/${companyId}/users/${owner.userId}`,
+    );
+    expect(removeOwner.json().error.code).toBe('owner_protected');
+
+    const disable = await inject(admin, 'PATCH', `/company/${companyId}/users/${staff.userId}`, {
+      status: 'disabled',
+    });
+    expect(disable.json().data.status).toBe('disabled');
+    // A disabled member has no rights any more.
+    expect((await inject(staff, 'GET', `/company/${companyId}`)).statusCode).toBe(403);
+    const enable = await inject(admin, 'PATCH', `/company/${companyId}/users/${staff.userId}`, {
+      status: 'active',
+    });
+    expect(enable.json().data.status).toBe('active');
+    const remove = await inject(admin, 'DELETE', `/company/${companyId}/users/${staff.userId}`);
+    expect(remove.statusCode).toBe(200);
+    expect((await membersOf(companyId)).some((m) => m.userId === staff.userId)).toBe(false);
+    const gone = await inject(admin, 'DELETE', `/company/${companyId}/users/${staff.userId}`);
+    expect(gone.statusCode).toBe(404);
+  });
+
+  it('answers the roles record: own with a stable random subscribeId; others only for their administrators', async () => {
+    const first = await inject(
+      owner,
+      'GET',
+      `/user/user-data?userId=${encodeURIComponent(owner.email)}`,
+    );
+    expect(first.statusCode).toBe(200);
+    const data = first.json().data;
+    expect(data).toMatchObject({ userId: owner.userId, email: owner.email });
+    expect(data.subscribeId).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(data.companies.map((c: { role: string }) => c.role)).toContain('owner');
+    const second = await inject(owner, 'GET', '/user/user-data');
+    expect(second.json().data.subscribeId).toBe(data.subscribeId);
+
+    const staff = await addMember('staff');
+    const stranger = await createTestUser(t);
+    // The owner administers the staff member's company.
+    const ofStaff = await inject(
+      owner,
+      'GET',
+      `/user/user-data?userId=${encodeURIComponent(staff.email)}`,
+    );
+    expect(ofStaff.statusCode).toBe(200);
+    expect(ofStaff.json().data.userId).toBe(staff.userId);
+    // Staff may not read the owner's record; strangers neither (and learn nothing about existence).
+    const up = await inject(
+      staff,
+      'GET',
+      `/user/user-data?userId=${encodeURIComponent(owner.email)}`,
+    );
+    expect(up.statusCode).toBe(403);
+    const ofStranger = await inject(
+      owner,
+      'GET',
+      `/user/user-data?userId=${encodeURIComponent(stranger.email)}`,
+    );
+    expect(ofStranger.statusCode).toBe(403);
+    const nobody = await inject(owner, 'GET', '/user/user-data?userId=nobody%40example.test');
+    expect(nobody.statusCode).toBe(403);
+    expect(nobody.body).toBe(ofStranger.body);
+    const anonymous = await inject(undefined, 'GET', '/user/user-data');
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('updates the own profile and refuses bad input', async () => {
+    const ok = await inject(owner, 'PATCH', '/user/profile', {
+      displayName: 'Dr Owner',
+      timezone: 'Asia/Colombo',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data).toMatchObject({ displayName: 'Dr Owner', timezone: 'Asia/Colombo' });
+    const bad = await inject(owner, 'PATCH', '/user/profile', { timezone: 'Nowhere/City' });
+    expect(bad.json().error.details.issues[0].field).toBe('body.timezone');
+    const [profile] = await database.db
+      .select()
+      .from(userProfiles)
+      .where(eq(userProfiles.userId, owner.userId));
+    expect(profile?.timezone).toBe('Asia/Colombo');
+  });
+});

@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import { devMailboxMailer, type Mailer, smtpMailer } from '../../auth/mailer.ts';
+import { createEmailUser, findUserByEmail, isUniqueViolation } from '../../auth/users.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { authUsers } from '../../db/schema/auth.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { InviteUser } from './companies.service.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The smallest honest invite, used until the auth service's own `inviteUserByEmail` is
+ * wired: a new address gets an auth user with `invited_at` (no password, not confirmed) and
+ * a mail telling them to sign in with an emailed link or code at /login; an existing
+ * account gets a notice. The membership becomes active at their first sign-in.
+ */
+export function createFallbackInviter(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  mailer?: Mailer;
+}): InviteUser {
+  const auth = deps.config.auth;
+  const mailer =
+    deps.mailer ??
+    (auth.smtpUrl ? smtpMailer(auth.smtpUrl, auth.smtpFrom) : devMailboxMailer(deps.db));
+  return async ({ email, companyName }) => {
+    const now = deps.clock();
+    let user = await findUserByEmail(deps.db, email);
+    const isNew = !user;
+    if (!user) {
+      try {
+        user = await deps.db.transaction(async (tx) => {
+          const created = await createEmailUser(tx, {
+            email,
+            encryptedPassword: null,
+            userMetadata: {},
+            confirmedAt: null,
+            now,
+            aud: auth.jwtAud,
+          });
+          await tx.update(authUsers).set({ invitedAt: now }).where(eq(authUsers.id, created.id));
+          return created;
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        user = await findUserByEmail(deps.db, email);
+      }
+      if (!user) throw new Error('invited user not created');
+    }
+    const link = `${auth.siteUrl}/login`;
+    const intro = isNew
+      ? `You have been invited to join ${companyName} on UpNext.`
+      : `You have been added to ${companyName} on UpNext.`;
+    const text = `${intro}\n\nSign in at ${link} with this address (ask for a sign-in link or code by email); you join the team at your first sign-in.\n`;
+    await mailer.send({
+      to: email,
+      subject: `You are invited to ${companyName}`,
+      text,
+      html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Sign in to UpNext</a> with this address (ask for a sign-in link or code by email); you join the team at your first sign-in.</p>`,
+    });
+    return { userId: user.id };
+  };
+}

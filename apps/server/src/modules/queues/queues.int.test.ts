@@ -1,0 +1,369 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyUsers } from '../../db/schema/companies.ts';
+import { queues, subQueueStaff } from '../../db/schema/queues.ts';
+import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
+import { createTestUser, type TestUser } from '../../test/users.ts';
+import { newJoinCode } from './queues.service.ts';
+
+describe('join codes', () => {
+  it('are 6 unambiguous capitals or digits', () => {
+    for (let i = 0; i < 50; i += 1) expect(newJoinCode()).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
+  });
+});
+
+describe.each(testDrivers)('queues, sub-queues, service types and areas (%s)', (driver) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let owner: TestUser;
+  let staff: TestUser;
+  let visitor: TestUser;
+  let companyId: string;
+
+  const inject = (
+    user: TestUser | undefined,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: user?.headers ?? {},
+      ...(payload ? { payload } : {}),
+    });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    t = await buildTestApp(database);
+    owner = await createTestUser(t);
+    staff = await createTestUser(t);
+    visitor = await createTestUser(t);
+    companyId = (
+      await inject(owner, 'POST', '/company', { name: 'Q Clinic', timezone: 'Europe/London' })
+    ).json().data.id;
+    await database.db
+      .insert(companyUsers)
+      .values({
+        companyId,
+        userId: staff.userId,
+        email: staff.email,
+        role: 'staff',
+        status: 'active',
+      });
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await database?.close();
+  });
+
+  it('creates a queue with defaults and a unique join code, and finds it by code in any case', async () => {
+    const created = await inject(owner, 'POST', '/company/queues', {
+      companyId,
+      name: 'General',
+      tokenPrefix: 'A',
+      priceMinor: 500,
+      currency: 'GBP',
+    });
+    expect(created.statusCode).toBe(201);
+    const queue = created.json().data;
+    expect(queue).toMatchObject({
+      mode: 'walk_in',
+      visibility: 'public',
+      status: 'active',
+      tokensPerVisitor: 1,
+      turnApproachingThreshold: 3,
+      priceMinor: 500,
+      currency: 'GBP',
+      company: { id: companyId, name: 'Q Clinic' },
+    });
+    expect(queue.joinCode).toMatch(/^[A-Z0-9]{6}$/);
+    const byCode = await inject(
+      undefined,
+      'GET',
+      `/queues/by-code/${queue.joinCode.toLowerCase()}`,
+    );
+    expect(byCode.statusCode).toBe(200);
+    expect(byCode.json().data.id).toBe(queue.id);
+    const unknown = await inject(undefined, 'GET', '/queues/by-code/ZZZZ99');
+    expect(unknown.json().error.code).toBe('not_found');
+    const malformed = await inject(undefined, 'GET', '/queues/by-code/a!');
+    expect(malformed.json().error.details.issues[0].field).toBe('params.code');
+  });
+
+  it('refuses a price without a currency (create and update), naming the field, changing nothing', async () => {
+    const before = (await database.db.select().from(queues)).length;
+    const response = await inject(owner, 'POST', '/company/queues', {
+      companyId,
+      name: 'Paid',
+      priceMinor: 100,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.issues[0].field).toBe('body.currency');
+    expect((await database.db.select().from(queues)).length).toBe(before);
+
+    const free = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Free' })
+    ).json().data;
+    const patch = await inject(owner, 'PATCH', `/company/queues/${free.id}`, { priceMinor: 100 });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json().error.code).toBe('validation_failed');
+    const [row] = await database.db.select().from(queues).where(eq(queues.id, free.id));
+    expect(row?.priceMinor).toBeNull();
+    const bad = await inject(owner, 'PATCH', `/company/queues/${free.id}`, { tokensPerVisitor: 0 });
+    expect(bad.json().error.details.issues[0].field).toBe('body.tokensPerVisitor');
+  });
+
+  it('archives, hides archived queues from visitors, restores, and issues a new join code', async () => {
+    const queue = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Temp' })
+    ).json().data;
+    const archived = await inject(owner, 'DELETE', `/company/queues/${queue.id}`);
+    expect(archived.json().data.status).toBe('archived');
+    expect((await inject(visitor, 'GET', `/company/queues/${queue.id}`)).statusCode).toBe(404);
+    expect((await inject(visitor, 'GET', `/queues/by-code/${queue.joinCode}`)).statusCode).toBe(
+      404,
+    );
+    const list = await inject(undefined, 'GET', `/company/queues?companyId=${companyId}`);
+    expect(list.json().data.map((q: { id: string }) => q.id)).not.toContain(queue.id);
+    const memberList = await inject(
+      staff,
+      'GET',
+      `/company/queues?companyId=${companyId}&status=archived`,
+    );
+    expect(memberList.json().data.map((q: { id: string }) => q.id)).toEqual([queue.id]);
+
+    const restored = await inject(owner, 'PATCH', `/company/queues/${queue.id}`, {
+      status: 'active',
+      regenerateJoinCode: true,
+    });
+    expect(restored.json().data.status).toBe('active');
+    expect(restored.json().data.joinCode).not.toBe(queue.joinCode);
+    expect((await inject(visitor, 'GET', `/queues/by-code/${queue.joinCode}`)).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('lists queues only for a valid companyId', async () => {
+    const response = await inject(owner, 'GET', '/company/queues');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.issues[0].field).toBe('querystring.companyId');
+  });
+
+  it('private queues: join_request_required by code, then readable once the request is approved', async () => {
+    const queue = (
+      await inject(owner, 'POST', '/company/queues', {
+        companyId,
+        name: 'VIP',
+        visibility: 'private',
+      })
+    ).json().data;
+    const byCode = await inject(visitor, 'GET', `/queues/by-code/${queue.joinCode}`);
+    expect(byCode.statusCode).toBe(403);
+    expect(byCode.json().error).toMatchObject({
+      code: 'join_request_required',
+      details: { queueId: queue.id, queueName: 'VIP' },
+    });
+    expect((await inject(visitor, 'GET', `/company/queues/${queue.id}`)).statusCode).toBe(404);
+
+    const asked = await inject(visitor, 'POST', '/queues/requests', {
+      queueId: queue.id,
+      message: 'I am a patient',
+    });
+    expect(asked.statusCode).toBe(201);
+    const request = asked.json().data;
+    expect(request).toMatchObject({ status: 'pending', email: visitor.email, queueName: 'VIP' });
+    const twice = await inject(visitor, 'POST', '/queues/requests', { queueId: queue.id });
+    expect(twice.statusCode).toBe(200);
+    expect(twice.json().data.id).toBe(request.id);
+
+    const pending = await inject(
+      owner,
+      'GET',
+      `/queues/requests?queueId=${queue.id}&status=pending`,
+    );
+    expect(pending.json().data.map((r: { id: string }) => r.id)).toEqual([request.id]);
+    const mine = await inject(visitor, 'GET', '/queues/requests');
+    expect(mine.json().data.map((r: { id: string }) => r.id)).toEqual([request.id]);
+
+    const approved = await inject(owner, 'PATCH', `/queues/requests/${request.id}`, {
+      status: 'approved',
+    });
+    expect(approved.json().data).toMatchObject({ status: 'approved', decidedBy: owner.userId });
+    expect((await inject(visitor, 'GET', `/company/queues/${queue.id}`)).statusCode).toBe(200);
+    expect((await inject(visitor, 'GET', `/queues/by-code/${queue.joinCode}`)).statusCode).toBe(
+      200,
+    );
+
+    // Rejecting later revokes access; asking again reopens the request.
+    await inject(owner, 'PATCH', `/queues/requests/${request.id}`, { status: 'rejected' });
+    expect((await inject(visitor, 'GET', `/company/queues/${queue.id}`)).statusCode).toBe(404);
+    const reopened = await inject(visitor, 'POST', '/queues/requests', { queueId: queue.id });
+    expect(reopened.json().data).toMatchObject({
+      id: request.id,
+      status: 'pending',
+      decidedBy: null,
+    });
+
+    const publicQueue = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Open' })
+    ).json().data;
+    const needless = await inject(visitor, 'POST', '/queues/requests', { queueId: publicQueue.id });
+    expect(needless.json().error.code).toBe('join_request_not_needed');
+  });
+
+  it('sub-queues carry assigned staff, members only, replaced as a whole', async () => {
+    const queue = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Desk' })
+    ).json().data;
+    const refused = await inject(owner, 'POST', `/queues/${queue.id}/sub-queues`, {
+      name: 'Counter 1',
+      staffUserIds: [staff.userId, visitor.userId],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.details.issues[0].field).toBe('body.staffUserIds');
+    expect(await database.db.select().from(subQueueStaff)).toHaveLength(0);
+
+    const created = await inject(owner, 'POST', `/queues/${queue.id}/sub-queues`, {
+      name: 'Counter 1',
+      staffUserIds: [staff.userId, staff.userId],
+    });
+    expect(created.statusCode).toBe(201);
+    const subQueue = created.json().data;
+    expect(subQueue.staffUserIds).toEqual([staff.userId]);
+    const updated = await inject(owner, 'PATCH', `/queues/${queue.id}/sub-queues/${subQueue.id}`, {
+      staffUserIds: [owner.userId],
+    });
+    expect(updated.json().data.staffUserIds).toEqual([owner.userId]);
+    const visitorView = await inject(undefined, 'GET', `/queues/${queue.id}/sub-queues`);
+    expect(visitorView.json().data[0]).toMatchObject({ name: 'Counter 1', staffUserIds: [] });
+    // Another queue's id in the path does not reach this sub-queue.
+    const other = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Other' })
+    ).json().data;
+    const crossed = await inject(owner, 'DELETE', `/queues/${other.id}/sub-queues/${subQueue.id}`);
+    expect(crossed.statusCode).toBe(404);
+    expect(
+      (await inject(owner, 'DELETE', `/queues/${queue.id}/sub-queues/${subQueue.id}`)).statusCode,
+    ).toBe(200);
+    expect(await database.db.select().from(subQueueStaff)).toHaveLength(0);
+  });
+
+  it('service types: visitors see active ones; validation names the field', async () => {
+    const queue = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Lab' })
+    ).json().data;
+    const bad = await inject(owner, 'POST', `/queues/${queue.id}/service-types`, {
+      name: 'Too long',
+      durationMinutes: 2000,
+    });
+    expect(bad.json().error.details.issues[0].field).toBe('body.durationMinutes');
+    const active = (
+      await inject(owner, 'POST', `/queues/${queue.id}/service-types`, {
+        name: 'Blood',
+        durationMinutes: 10,
+      })
+    ).json().data;
+    const inactive = (
+      await inject(owner, 'POST', `/queues/${queue.id}/service-types`, {
+        name: 'Retired',
+        durationMinutes: 10,
+        active: false,
+      })
+    ).json().data;
+    const visitorList = await inject(undefined, 'GET', `/queues/${queue.id}/service-types`);
+    expect(visitorList.json().data.map((s: { id: string }) => s.id)).toEqual([active.id]);
+    expect(
+      (await inject(undefined, 'GET', `/queues/${queue.id}/service-types/${inactive.id}`))
+        .statusCode,
+    ).toBe(404);
+    const memberList = await inject(staff, 'GET', `/queues/${queue.id}/service-types`);
+    expect(memberList.json().data).toHaveLength(2);
+    const patched = await inject(owner, 'PATCH', `/queues/${queue.id}/service-types/${active.id}`, {
+      priceMinor: 1500,
+    });
+    expect(patched.json().data.priceMinor).toBe(1500);
+  });
+
+  it('service areas: coordinates are checked; CRUD works', async () => {
+    const queue = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Branches' })
+    ).json().data;
+    const bad = await inject(owner, 'POST', `/queues/${queue.id}/service-areas`, {
+      name: 'Pole',
+      latitude: 91,
+    });
+    expect(bad.json().error.details.issues[0].field).toBe('body.latitude');
+    const area = (
+      await inject(owner, 'POST', `/queues/${queue.id}/service-areas`, {
+        name: 'Central',
+        city: 'Colombo',
+        latitude: 6.9,
+        longitude: 79.86,
+      })
+    ).json().data;
+    expect(area).toMatchObject({ name: 'Central', city: 'Colombo', phone: null, notes: '' });
+    const changed = await inject(owner, 'PATCH', `/queues/${queue.id}/service-areas/${area.id}`, {
+      phone: '+94 11 000 0000',
+    });
+    expect(changed.json().data.phone).toBe('+94 11 000 0000');
+    expect(
+      (await inject(owner, 'DELETE', `/queues/${queue.id}/service-areas/${area.id}`)).statusCode,
+    ).toBe(200);
+    expect(
+      (await inject(owner, 'GET', `/queues/${queue.id}/service-areas/${area.id}`)).statusCode,
+    ).toBe(404);
+  });
+
+  it('client promotions: current ones for visitors, all for managers, window checked', async () => {
+    const privateQueue = (
+      await inject(owner, 'POST', '/company/queues', {
+        companyId,
+        name: 'Hidden',
+        visibility: 'private',
+      })
+    ).json().data;
+    const create = (body: object) =>
+      inject(owner, 'POST', '/queues/client-promotions', {
+        companyId,
+        discountPercent: 10,
+        ...body,
+      });
+    const current = (await create({ title: 'Now' })).json().data;
+    await create({ title: 'Off', active: false });
+    await create({ title: 'Expired', validTo: '2000-01-01T00:00:00Z' });
+    await create({ title: 'For hidden', queueId: privateQueue.id });
+    const bad = await create({
+      title: 'Backwards',
+      validFrom: '2030-01-02T00:00:00Z',
+      validTo: '2030-01-01T00:00:00Z',
+    });
+    expect(bad.json().error.details.issues[0].field).toBe('body.validTo');
+    const foreign = await create({ title: 'Foreign', queueId: crypto.randomUUID() });
+    expect(foreign.json().error.details.issues[0].field).toBe('body.queueId');
+
+    const visible = await inject(
+      undefined,
+      'GET',
+      `/queues/client-promotions?companyId=${companyId}`,
+    );
+    expect(visible.json().data.map((p: { title: string }) => p.title)).toEqual(['Now']);
+    const all = await inject(
+      owner,
+      'GET',
+      `/queues/client-promotions?companyId=${companyId}&scope=all`,
+    );
+    expect(all.json().data).toHaveLength(4);
+    const patched = await inject(owner, 'PATCH', `/queues/client-promotions/${current.id}`, {
+      validFrom: '2099-01-01T00:00:00Z',
+    });
+    expect(patched.statusCode).toBe(200);
+    const later = await inject(
+      undefined,
+      'GET',
+      `/queues/client-promotions?companyId=${companyId}`,
+    );
+    expect(later.json().data).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { authUsers } from '../../db/schema/auth.ts';
+import { companies, companyUsers, userProfiles } from '../../db/schema/companies.ts';
+
+type Queryable = Db | Tx;
+export type ProfileRow = typeof userProfiles.$inferSelect;
+
+/** 16 random bytes, url-safe: 22 characters, unguessable, so a topic name cannot be guessed. */
+export function newSubscribeId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** The user's profile, created on first need with a fresh `subscribeId`. */
+export async function ensureProfile(db: Queryable, userId: string): Promise<ProfileRow> {
+  const [existing] = await db
+    .select()
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
+  if (existing) return existing;
+  await db
+    .insert(userProfiles)
+    .values({ userId, subscribeId: newSubscribeId() })
+    .onConflictDoNothing({ target: userProfiles.userId });
+  const [row] = await db.select().from(userProfiles).where(eq(userProfiles.userId, userId));
+  if (!row) throw new Error('profile not created');
+  return row;
+}
+
+export async function updateProfileRow(
+  db: Queryable,
+  userId: string,
+  values: Partial<Pick<ProfileRow, 'displayName' | 'avatarUrl' | 'timezone'>> & { updatedAt: Date },
+): Promise<void> {
+  await db.update(userProfiles).set(values).where(eq(userProfiles.userId, userId));
+}
+
+export async function findAuthUser(db: Queryable, userId: string) {
+  const [row] = await db
+    .select({ id: authUsers.id, email: authUsers.email, phone: authUsers.phone })
+    .from(authUsers)
+    .where(eq(authUsers.id, userId))
+    .limit(1);
+  return row;
+}
+
+/** Every company the user belongs to (invited and disabled too, with that status). */
+export async function membershipsWithCompanies(db: Queryable, userId: string) {
+  return db
+    .select({
+      companyId: companies.id,
+      name: companies.name,
+      slug: companies.slug,
+      role: companyUsers.role,
+      status: companyUsers.status,
+    })
+    .from(companyUsers)
+    .innerJoin(companies, eq(companies.id, companyUsers.companyId))
+    .where(eq(companyUsers.userId, userId))
+    .orderBy(asc(companies.name));
+}
+
+/** Whether `adminId` is an active owner or admin of a company `userId` belongs to. */
+export async function administersUser(
+  db: Queryable,
+  adminId: string,
+  userId: string,
+): Promise<boolean> {
+  const administered = db
+    .select({ companyId: companyUsers.companyId })
+    .from(companyUsers)
+    .where(
+      and(
+        eq(companyUsers.userId, adminId),
+        eq(companyUsers.status, 'active'),
+        inArray(companyUsers.role, ['owner', 'admin']),
+      ),
+    );
+  const [row] = await db
+    .select({ id: companyUsers.id })
+    .from(companyUsers)
+    .where(and(eq(companyUsers.userId, userId), inArray(companyUsers.companyId, administered)))
+    .limit(1);
+  return row !== undefined;
+}
