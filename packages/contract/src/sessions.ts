@@ -62,7 +62,7 @@ export const sessionServiceInputSchema = z
     /** 0 is allowed: such slots are shown but never bookable. */
     capacityPerSlot: z.number().int().min(0).max(10000),
   })
-  .meta({ id: 'SessionServiceInput' });
+  .meta({ id: 'NewSessionService' });
 export type SessionServiceInput = z.infer<typeof sessionServiceInputSchema>;
 
 /** ISO weekday: 1 = Monday ... 7 = Sunday. */
@@ -257,7 +257,7 @@ export const deleteSessionResultSchema = z
 
 export const sessionStatusInputSchema = z
   .object({ sessionId: uuid, status: sessionStatusSchema })
-  .meta({ id: 'SessionStatusInput' });
+  .meta({ id: 'SessionStatusChange' });
 export type SessionStatusInput = z.infer<typeof sessionStatusInputSchema>;
 
 /** `POST /queues/sessions/query`. Visitors and anonymous callers see public sessions only. */
@@ -280,19 +280,15 @@ export const sessionQuerySchema = z
   .meta({ id: 'SessionQuery' });
 export type SessionQuery = z.infer<typeof sessionQuerySchema>;
 
-/** Query string of `GET /queues/{qid}/sessions`. */
-export const queueSessionsQuerySchema = z
-  .object({
-    from: localDateSchema.optional(),
-    to: localDateSchema.optional(),
-    status: sessionStatusSchema.optional(),
-  })
-  .meta({ id: 'QueueSessionsQuery' });
+/** Query string of `GET /queues/{qid}/sessions` (no component ids: query strings are inlined). */
+export const queueSessionsQuerySchema = z.object({
+  from: localDateSchema.optional(),
+  to: localDateSchema.optional(),
+  status: z.enum(sessionStatuses).optional(),
+});
 
 /** Query string of `GET /queues/sessions` (mine): `date` defaults to today in X-user-timezone. */
-export const mySessionsQuerySchema = z
-  .object({ date: localDateSchema.optional() })
-  .meta({ id: 'MySessionsQuery' });
+export const mySessionsQuerySchema = z.object({ date: localDateSchema.optional() });
 
 export const sessionListSchema = z.array(sessionSchema).meta({ id: 'SessionList' });
 

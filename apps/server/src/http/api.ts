@@ -11,6 +11,7 @@ import { createFallbackInviter } from '../modules/companies/invite.fallback.ts';
 import { promotionRoutes } from '../modules/promotions/promotions.routes.ts';
 import { queueRoutes } from '../modules/queues/queues.routes.ts';
 import { requestRoutes } from '../modules/requests/requests.routes.ts';
+import { sessionRoutes } from '../modules/sessions/sessions.routes.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
 import { userRoutes } from '../modules/users/users.routes.ts';
 import { createCallerResolver } from './caller.ts';
@@ -52,4 +53,5 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   await app.register(queueRoutes, { db, clock });
   await app.register(promotionRoutes, { db, clock });
   await app.register(requestRoutes, { db, clock });
+  await app.register(sessionRoutes, deps);
 };

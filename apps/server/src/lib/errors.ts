@@ -18,6 +18,12 @@ const statusByCode = {
   invite_pending: 409,
   join_request_not_needed: 409,
   in_use: 409,
+  // Sessions.
+  session_overlap: 409,
+  invalid_transition: 409,
+  session_not_editable: 409,
+  session_has_tokens: 409,
+  service_exists: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
