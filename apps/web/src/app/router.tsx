@@ -21,6 +21,9 @@ const marketing = {
   notFound: () => import('../features/marketing/pages/NotFoundPage.tsx'),
 };
 
+// The home page plus the set-new-password dialog (auth).
+const updatePassword = () => import('./routes/UpdatePasswordPage.tsx');
+
 /** Route id of the catch-all, so tests can tell "not found" from a real page. */
 export const NOT_FOUND_ROUTE_ID = 'not-found';
 
@@ -42,8 +45,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: spaRoutes.home, lazy: marketing.home, handle: title('home') },
               // The password-reset email lands on either spelling; both show the home page.
-              { path: spaRoutes.updatePassword, lazy: marketing.home, handle: title('home') },
-              { path: spaRoutes.updatePasswordAlias, lazy: marketing.home, handle: title('home') },
+              { path: spaRoutes.updatePassword, lazy: updatePassword, handle: title('home') },
+              { path: spaRoutes.updatePasswordAlias, lazy: updatePassword, handle: title('home') },
               { path: spaRoutes.pricing, lazy: marketing.pricing, handle: title('pricing') },
               { path: spaRoutes.services, lazy: marketing.services, handle: title('services') },
               { path: spaRoutes.aboutUs, lazy: marketing.about, handle: title('aboutUs') },

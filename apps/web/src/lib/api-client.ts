@@ -1,5 +1,5 @@
 import { buildPath } from '@upnext/contract/routes';
-import { getAccessToken } from './auth-session.ts';
+import { getFreshAccessToken } from './auth-session.ts';
 
 /** The queue service lives under `/api` on the app's own origin (spec §7). */
 export const API_BASE = '/api';
@@ -103,7 +103,8 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const url = buildUrl(pattern, options);
   const headers = new Headers({ Accept: 'application/json' });
-  const token = getAccessToken();
+  // Fresh from the auth client: a token close to expiry is refreshed before it is sent.
+  const token = await getFreshAccessToken();
   if (token) {
     headers.set('Authorization', `Bearer ${token}`);
     headers.set('X-user-timezone', browserTimeZone());

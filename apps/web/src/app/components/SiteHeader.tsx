@@ -10,10 +10,12 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { spaRoutes } from '@upnext/contract/routes';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useSearchParams } from 'react-router';
+import { Link, NavLink, useNavigate, useSearchParams } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
+import { safeRedirectPath } from '../../lib/auth-client.ts';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 import classes from './SiteHeader.module.css';
 
@@ -32,6 +34,15 @@ export function SiteHeader() {
   const redirectTo = searchParams.get('redirect');
   const [menuOpened, menu] = useDisclosure(false);
   const [signInOpened, signIn] = useDisclosure(Boolean(redirectTo) && !user);
+  const navigate = useNavigate();
+
+  // Already signed in (the stored session finished loading): go straight on to `redirect`.
+  useEffect(() => {
+    if (user && redirectTo) {
+      signIn.close();
+      void navigate(safeRedirectPath(redirectTo), { replace: true });
+    }
+  }, [user, redirectTo, navigate, signIn.close]);
 
   const openSignIn = () => {
     menu.close();

@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAdjustmentsHorizontal,
@@ -6,13 +6,15 @@ import {
   IconBuilding,
   IconCalendarEvent,
   IconListNumbers,
+  IconLogout,
   IconTicket,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
+import { Link, Outlet, NavLink as RouterNavLink, useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
+import { getAuthClient } from '../../lib/auth-client.ts';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';
@@ -31,6 +33,13 @@ export function Component() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const navigate = useNavigate();
+
+  // SIGNED_OUT clears the query cache (auth-client.ts); then home, not the guard's redirect.
+  const signOut = async () => {
+    void navigate(spaRoutes.home, { replace: true });
+    await getAuthClient().signOut();
+  };
 
   return (
     <AppShell
@@ -54,11 +63,22 @@ export function Component() {
               <Logo />
             </Link>
           </Group>
-          {user?.email ? (
-            <Text size="sm" c="dimmed" truncate maw={240}>
-              {user.email}
-            </Text>
-          ) : null}
+          <Group gap="sm" wrap="nowrap">
+            {user?.email || user?.phone ? (
+              <Text size="sm" c="dimmed" truncate maw={240} visibleFrom="xs">
+                {user.displayName ?? user.email ?? user.phone}
+              </Text>
+            ) : null}
+            <Button
+              variant="subtle"
+              color="gray"
+              size="compact-sm"
+              leftSection={<IconLogout size={16} aria-hidden />}
+              onClick={() => void signOut()}
+            >
+              {t('admin.signOut')}
+            </Button>
+          </Group>
         </Group>
       </AppShell.Header>
 

@@ -1,6 +1,5 @@
-import { IconUserCircle } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { AccountSettings } from '../../../features/account/components/AccountSettings.tsx';
 
 export function Component() {
-  return <ScreenPlaceholder i18nKey="admin.account" icon={<IconUserCircle aria-hidden />} />;
+  return <AccountSettings />;
 }

@@ -1,0 +1,216 @@
+import { GoTrueClient, type Session } from '@supabase/auth-js';
+import type { QueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import {
+  type CurrentUser,
+  markAuthLoading,
+  setAccessTokenProvider,
+  setAuthSession,
+} from './auth-session.ts';
+
+/**
+ * The one auth client of the app: the official @supabase/auth-js against our own `/auth/v1`.
+ * Session refresh (30 s tick, 3-tick margin, 200 ms doubling backoff), the auth events and the
+ * session storage are auth-js's own, so spec §4/§9 hold by construction. PKCE flow: email
+ * links and OAuth come back with `?code=`, which auth-js exchanges on page load
+ * (`detectSessionInUrl`) using the verifier it stored in this browser.
+ */
+export const AUTH_STORAGE_KEY = 'upnext-auth';
+
+let client: GoTrueClient | null = null;
+
+export function authUrl(): string {
+  return `${window.location.origin}/auth/v1`;
+}
+
+export function getAuthClient(): GoTrueClient {
+  client ??= new GoTrueClient({
+    url: authUrl(),
+    storageKey: AUTH_STORAGE_KEY,
+    flowType: 'pkce',
+    detectSessionInUrl: true,
+    autoRefreshToken: true,
+    persistSession: true,
+  });
+  return client;
+}
+
+/** Reads a JWT's payload without verifying it (the server verifies; this only routes the UI). */
+function jwtClaims(token: string): Record<string, unknown> {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    const claims: unknown = JSON.parse(json);
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * True when the user has a verified MFA factor but this session is still aal1: the same rule
+ * as auth-js's getAuthenticatorAssuranceLevel (nextLevel aal2 > currentLevel).
+ */
+export function sessionNeedsMfa(session: Session): boolean {
+  const verified = (session.user.factors ?? []).some((factor) => factor.status === 'verified');
+  return verified && jwtClaims(session.access_token).aal !== 'aal2';
+}
+
+export function toCurrentUser(session: Session): CurrentUser {
+  const { user } = session;
+  const meta = user.user_metadata ?? {};
+  const current: CurrentUser = { id: user.id };
+  if (user.email) current.email = user.email;
+  if (user.phone) current.phone = user.phone;
+  if (typeof meta.display_name === 'string' && meta.display_name) {
+    current.displayName = meta.display_name;
+  }
+  if (typeof meta.avatar_url === 'string' && meta.avatar_url) current.avatarUrl = meta.avatar_url;
+  return current;
+}
+
+/** Feed the app's session store from one auth-js session (null = signed out). */
+export function applySession(session: Session | null): void {
+  setAuthSession(
+    session ? { accessToken: session.access_token, user: toCurrentUser(session) } : null,
+    session ? sessionNeedsMfa(session) : false,
+  );
+}
+
+// PASSWORD_RECOVERY fires once, right after the recovery link's code is exchanged, possibly
+// before the page that shows the set-new-password dialog has mounted: keep it until handled.
+let recoveryPending = false;
+const recoveryListeners = new Set<() => void>();
+
+function setRecoveryPending(value: boolean): void {
+  recoveryPending = value;
+  for (const listener of recoveryListeners) listener();
+}
+
+export function clearPasswordRecovery(): void {
+  setRecoveryPending(false);
+}
+
+export function usePasswordRecovery(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      recoveryListeners.add(listener);
+      return () => {
+        recoveryListeners.delete(listener);
+      };
+    },
+    () => recoveryPending,
+    () => recoveryPending,
+  );
+}
+
+let initialized: Promise<{ error: Error | null }> | null = null;
+
+/**
+ * Start the client once, from the app's entry: subscribe to its events, then wait for it to
+ * read storage or the URL. The query cache is cleared whenever the user changes or signs out,
+ * so no one sees the previous user's data.
+ */
+export function startAuth(queryClient: QueryClient): Promise<{ error: Error | null }> {
+  if (initialized !== null) return initialized;
+  markAuthLoading();
+  const auth = getAuthClient();
+  let userId: string | null = null;
+  setAccessTokenProvider(async () => {
+    const { data } = await auth.getSession();
+    return data.session?.access_token ?? null;
+  });
+  auth.onAuthStateChange((event, session) => {
+    const nextUserId = session?.user.id ?? null;
+    if (event === 'SIGNED_OUT' || (userId !== null && nextUserId !== userId)) queryClient.clear();
+    userId = nextUserId;
+    if (event === 'PASSWORD_RECOVERY') setRecoveryPending(true);
+    if (event === 'SIGNED_OUT') setRecoveryPending(false);
+    applySession(session);
+    if (event === 'USER_UPDATED' || event === 'MFA_CHALLENGE_VERIFIED') {
+      void queryClient.invalidateQueries({ queryKey: ['auth'] });
+    }
+  });
+  initialized = auth.initialize().then(async (result) => {
+    const { data } = await auth.getSession();
+    applySession(data.session);
+    return { error: result.error };
+  });
+  return initialized;
+}
+
+/** Resolves with the outcome of reading storage / the URL; `startAuth` must have run. */
+export function authReady(): Promise<{ error: Error | null }> {
+  return initialized ?? Promise.resolve({ error: null });
+}
+
+/**
+ * A path to return to after sign-in, only if it stays on this origin (never `//evil.example`,
+ * `/\evil.example` or `https://...`); anything else gives `fallback`.
+ */
+export function safeRedirectPath(value: string | null | undefined, fallback = '/admin'): string {
+  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
+    return fallback;
+  }
+  try {
+    const base = window.location.origin;
+    const url = new URL(value, base);
+    if (url.origin !== base) return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Where email links and OAuth return: `/login`, which completes them and goes on to `redirect`. */
+export function loginRedirectUrl(redirect?: string | null): string {
+  const path = safeRedirectPath(redirect);
+  return `${window.location.origin}/login?redirect=${encodeURIComponent(path)}`;
+}
+
+/** The password-reset email returns here (spec §2). */
+export function recoveryRedirectUrl(): string {
+  return `${window.location.origin}/update-password`;
+}
+
+export interface AuthSettings {
+  external: Record<string, boolean>;
+  disable_signup?: boolean;
+  mailer_autoconfirm?: boolean;
+  phone_autoconfirm?: boolean;
+}
+
+const NOT_PROVIDERS = new Set(['email', 'phone', 'anonymous_users', 'saml', 'web3']);
+
+/** GET /auth/v1/settings (GoTrue's): which sign-in methods are on. */
+export async function fetchAuthSettings(): Promise<AuthSettings> {
+  const response = await fetch(`${authUrl()}/settings`, {
+    headers: { Accept: 'application/json' },
+  });
+  if (!response.ok) throw new Error(`Auth settings failed with status ${response.status}`);
+  return (await response.json()) as AuthSettings;
+}
+
+/** The OAuth providers switched on in the settings, in the server's order. */
+export function enabledOAuthProviders(settings: AuthSettings | undefined): string[] {
+  return Object.entries(settings?.external ?? {})
+    .filter(([name, on]) => on && !NOT_PROVIDERS.has(name))
+    .map(([name]) => name);
+}
+
+const PROVIDER_NAMES: Record<string, string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  linkedin_oidc: 'LinkedIn',
+  slack_oidc: 'Slack',
+  workos: 'WorkOS',
+  azure: 'Microsoft',
+  keycloak: 'Keycloak',
+};
+
+export function providerLabel(provider: string): string {
+  const name = PROVIDER_NAMES[provider];
+  if (name) return name;
+  const plain = provider.replace(/^custom:/, '').replace(/[_-]+/g, ' ');
+  return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
