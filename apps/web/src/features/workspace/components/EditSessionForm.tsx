@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEditSession } from '../api/editSession.ts';
 import { useSubQueues } from '../api/listSubQueues.ts';
+import { useCalendarLabels } from './calendarLabels.ts';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ScopeChoice } from './ScopeChoice.tsx';
@@ -51,6 +52,7 @@ function changesOf(session: Session, values: Values, scope: SessionScope) {
 
 export function EditSessionForm({ session, onDone }: { session: Session; onDone: () => void }) {
   const { t } = useTranslation('workspace');
+  const calendarLabels = useCalendarLabels();
   const edit = useEditSession();
   const subQueues = useSubQueues(session.queueId);
   const [scope, setScope] = useState<SessionScope>('this');
@@ -97,6 +99,7 @@ export function EditSessionForm({ session, onDone }: { session: Session; onDone:
         {session.seriesId ? <ScopeChoice value={scope} onChange={setScope} /> : null}
         <SimpleGrid cols={{ base: 1, xs: 2 }}>
           <DateInput
+            ariaLabels={calendarLabels}
             label={t('sessions.edit.date')}
             valueFormat="YYYY-MM-DD"
             disabled={scope === 'following'}

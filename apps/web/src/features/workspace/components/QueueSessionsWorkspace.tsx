@@ -9,6 +9,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useQueues } from '../api/listQueues.ts';
 import { useSessionsQuery } from '../api/querySessions.ts';
 import type { Membership } from '../hooks/useActiveCompany.ts';
+import { useCalendarLabels } from './calendarLabels.ts';
 import { SessionActions } from './SessionActions.tsx';
 import { SessionCard } from './SessionCard.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
@@ -17,6 +18,7 @@ import { WorkspaceGate } from './WorkspaceGate.tsx';
 
 function SessionsOfDay({ company, canManage }: { company: Membership; canManage: boolean }) {
   const { t, i18n } = useTranslation('workspace');
+  const calendarLabels = useCalendarLabels();
   const [params, setParams] = useSearchParams();
   const requested = params.get('date') ?? '';
   const date = localDateSchema.safeParse(requested).success ? requested : todayLocal();
@@ -47,6 +49,7 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
     <Stack gap="lg">
       <Group align="flex-end" gap="sm" wrap="wrap">
         <DatePickerInput
+          ariaLabels={calendarLabels}
           label={t('sessions.date')}
           value={date}
           onChange={(value) => setParam('date', value)}

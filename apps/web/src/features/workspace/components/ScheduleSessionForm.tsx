@@ -30,6 +30,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePreviewSchedule, useScheduleSession } from '../api/scheduleSession.ts';
+import { useCalendarLabels } from './calendarLabels.ts';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { SchedulePreview } from './SchedulePreview.tsx';
@@ -119,6 +120,7 @@ export function ScheduleSessionForm({
   onScheduled,
 }: ScheduleSessionFormProps) {
   const { t, i18n } = useTranslation('workspace');
+  const calendarLabels = useCalendarLabels();
   const ids = useId();
   const preview = usePreviewSchedule();
   const schedule = useScheduleSession();
@@ -221,6 +223,7 @@ export function ScheduleSessionForm({
               </div>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <DatePickerInput
+                  ariaLabels={calendarLabels}
                   label={values.kind === 'once' ? t('schedule.date') : t('schedule.firstDate')}
                   required
                   minDate={today}
@@ -237,6 +240,7 @@ export function ScheduleSessionForm({
                 />
                 {values.kind === 'weekly' ? (
                   <DatePickerInput
+                    ariaLabels={calendarLabels}
                     label={t('schedule.until')}
                     required
                     minDate={values.date || today}
