@@ -1,6 +1,5 @@
 import { Alert, Button, Group, Modal, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,7 @@ import { storeActiveCompanyId, useActiveCompany } from '../hooks/useActiveCompan
 import { CompanyForm } from './CompanyForm.tsx';
 import { CompanyPicker } from './CompanyPicker.tsx';
 import { errorText } from './errorText.ts';
+import { notifySuccess } from './notify.ts';
 import { StaffPanel } from './StaffPanel.tsx';
 import { LoadError, LoadingList } from './StateViews.tsx';
 
@@ -21,18 +21,14 @@ function CreateCompany({ onCreated }: { onCreated?: () => void }) {
     create.mutate(body, {
       onSuccess: (company) => {
         storeActiveCompanyId(company.id);
-        notifications.show({
-          color: 'teal',
-          title: t('company.created'),
-          message: t('company.createdBody', { name: company.name }),
-        });
+        notifySuccess(t('company.createdBody', { name: company.name }), t('company.created'));
         onCreated?.();
       },
     });
   return (
     <Stack gap="md">
       {create.error ? (
-        <Alert color="red" variant="light" role="alert">
+        <Alert color="red.9" variant="light" role="alert">
           {errorText(create.error)}
         </Alert>
       ) : null}
@@ -57,7 +53,7 @@ function CompanySettings({ companyId, canManage }: { companyId: string; canManag
         </Text>
       )}
       {update.error ? (
-        <Alert color="red" variant="light" role="alert">
+        <Alert color="red.9" variant="light" role="alert">
           {errorText(update.error)}
         </Alert>
       ) : null}
@@ -70,7 +66,7 @@ function CompanySettings({ companyId, canManage }: { companyId: string; canManag
         readOnly={!canManage}
         onSubmit={(body) =>
           update.mutate(body, {
-            onSuccess: () => notifications.show({ color: 'teal', message: t('company.saved') }),
+            onSuccess: () => notifySuccess(t('company.saved')),
           })
         }
       />
@@ -134,7 +130,13 @@ export function CompanyWorkspace() {
           <StaffPanel companyId={active.companyId} canManage={canManage} callerRole={active.role} />
         </Tabs.Panel>
       </Tabs>
-      <Modal opened={creating} onClose={close} title={t('company.createTitle')} size="lg">
+      <Modal
+        opened={creating}
+        onClose={close}
+        title={t('company.createTitle')}
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
+      >
         <CreateCompany onCreated={close} />
       </Modal>
     </Stack>

@@ -32,12 +32,17 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const { t } = useTranslation('workspace');
   return (
-    <Modal opened={opened} onClose={onClose} title={title}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
+    >
       <Stack gap="md">
         {typeof body === 'string' ? <Text>{body}</Text> : body}
         {children}
         {error ? (
-          <Alert color="red" variant="light" role="alert">
+          <Alert color="red.9" variant="light" role="alert">
             {errorText(error)}
           </Alert>
         ) : null}
@@ -45,7 +50,7 @@ export function ConfirmDialog({
           <Button variant="default" onClick={onClose}>
             {t('actions.back')}
           </Button>
-          <Button color={danger ? 'red.8' : undefined} loading={loading} onClick={onConfirm}>
+          <Button color={danger ? 'red.9' : undefined} loading={loading} onClick={onConfirm}>
             {confirmLabel}
           </Button>
         </Group>

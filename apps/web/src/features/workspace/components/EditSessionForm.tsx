@@ -139,7 +139,7 @@ export function EditSessionForm({ session, onDone }: { session: Session; onDone:
           </Alert>
         ) : null}
         {edit.error ? (
-          <Alert color="red" variant="light" role="alert">
+          <Alert color="red.9" variant="light" role="alert">
             {errorText(edit.error)}
           </Alert>
         ) : null}

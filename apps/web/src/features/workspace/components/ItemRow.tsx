@@ -42,7 +42,7 @@ export function ItemRow({ title, children, badges, onEdit, onDelete }: ItemRowPr
             <Tooltip label={t('actions.delete')}>
               <ActionIcon
                 variant="subtle"
-                color="red.8"
+                color="red.9"
                 size="lg"
                 aria-label={t('actions.deleteNamed', { name: title })}
                 onClick={onDelete}

@@ -15,7 +15,6 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconArchive,
   IconArchiveOff,
@@ -42,6 +41,7 @@ import { useUpdateQueue } from '../api/updateQueue.ts';
 import type { Membership } from '../hooks/useActiveCompany.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { JoinLinkPanel } from './JoinLinkPanel.tsx';
+import { notifySuccess } from './notify.ts';
 import { formatMoney } from './options.ts';
 import { type QueueFields, QueueForm } from './QueueForm.tsx';
 import { ServiceAreasPanel } from './ServiceAreasPanel.tsx';
@@ -74,16 +74,18 @@ function QueueCard({ queue, canManage, onOpen, onEdit, onArchive }: QueueCardPro
             </Title>
             <Group gap={6}>
               {archived ? (
-                <Badge color="gray" variant="filled">
+                <Badge color="gray.8" variant="filled">
                   {t('queue.archived')}
                 </Badge>
               ) : null}
-              <Badge variant="light">{t(`modes.${queue.mode}`)}</Badge>
-              <Badge variant="light" color="gray">
+              <Badge variant="light" color="brand.9">
+                {t(`modes.${queue.mode}`)}
+              </Badge>
+              <Badge variant="light" color="gray.8">
                 {t(`visibility.${queue.visibility}`)}
               </Badge>
               {queue.online ? (
-                <Badge variant="light" color="grape">
+                <Badge variant="light" color="grape.9">
                   {t('queue.onlineBadge')}
                 </Badge>
               ) : null}
@@ -113,7 +115,7 @@ function QueueCard({ queue, canManage, onOpen, onEdit, onArchive }: QueueCardPro
                       <IconArchive size={16} aria-hidden />
                     )
                   }
-                  color={archived ? undefined : 'red'}
+                  color={archived ? undefined : 'red.9'}
                   onClick={onArchive}
                 >
                   {archived ? t('queue.restore') : t('queue.archive')}
@@ -193,10 +195,7 @@ function QueueList({ company, canManage }: { company: Membership; canManage: boo
         {
           onSuccess: (queue) => {
             setForm(null);
-            notifications.show({
-              color: 'teal',
-              message: t('queue.created', { name: queue.name }),
-            });
+            notifySuccess(t('queue.created', { name: queue.name }));
             // Straight on to its counters and services: a queue is not usable without them.
             setOpen({ id: queue.id, tab: 'subQueues' });
           },
@@ -266,6 +265,7 @@ function QueueList({ company, canManage }: { company: Membership; canManage: boo
       )}
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
         opened={form !== null}
         onClose={() => setForm(null)}
         title={form === 'new' ? t('queue.newTitle') : t('queue.editTitle')}
@@ -316,6 +316,7 @@ function QueueList({ company, canManage }: { company: Membership; canManage: boo
       ) : null}
 
       <Drawer
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
         opened={Boolean(openQueue)}
         onClose={() => setOpen(null)}
         position="right"

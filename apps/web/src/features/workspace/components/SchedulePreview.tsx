@@ -2,6 +2,7 @@ import { Alert, Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import type { ScheduleResult } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
+import { ScrollBox } from './ScrollBox.tsx';
 import { formatDay } from './sessionFormat.ts';
 
 interface SchedulePreviewProps {
@@ -39,7 +40,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
           </Alert>
         ) : clashing.length > 0 ? (
           <Alert
-            color="red"
+            color="red.9"
             variant="light"
             icon={<IconAlertTriangle aria-hidden />}
             title={t('schedule.preview.conflictsTitle', { count: clashing.length })}
@@ -56,7 +57,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
           </Alert>
         )}
         {result.planned.length > 0 ? (
-          <Table.ScrollContainer minWidth={360} maxHeight={420}>
+          <ScrollBox label={t('schedule.preview.listLabel')} maxHeight={420}>
             <Table verticalSpacing="xs" stickyHeader>
               <Table.Caption>
                 {t('schedule.preview.caption', { zone: result.timezone })}
@@ -80,7 +81,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
                     </Table.Td>
                     <Table.Td>
                       {planned.conflicts.length === 0 ? (
-                        <Badge color="teal" variant="light">
+                        <Badge color="teal.9" variant="light">
                           {t('schedule.preview.free')}
                         </Badge>
                       ) : (
@@ -101,7 +102,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollBox>
         ) : null}
       </Stack>
     </Paper>

@@ -18,7 +18,6 @@ import {
 } from '@mantine/core';
 import { DatePickerInput, TimeInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { Queue, ServiceType, SubQueue } from '@upnext/contract/queues';
 import {
@@ -33,6 +32,7 @@ import { usePreviewSchedule, useScheduleSession } from '../api/scheduleSession.t
 import { useCalendarLabels } from './calendarLabels.ts';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
+import { notifySuccess } from './notify.ts';
 import { SchedulePreview } from './SchedulePreview.tsx';
 import { todayLocal } from './sessionFormat.ts';
 
@@ -178,11 +178,7 @@ export function ScheduleSessionForm({
     if (!canSave) return;
     schedule.mutate(scheduleInput(queue.id, values), {
       onSuccess: (result) => {
-        notifications.show({
-          color: 'teal',
-          title: t('schedule.saved', { count: result.sessions.length }),
-          message: queue.name,
-        });
+        notifySuccess(queue.name, t('schedule.saved', { count: result.sessions.length }));
         onScheduled(result);
       },
       // Someone may have scheduled an overlapping session meanwhile: check again.
@@ -387,7 +383,7 @@ export function ScheduleSessionForm({
                         />
                         <ActionIcon
                           variant="subtle"
-                          color="red.8"
+                          color="red.9"
                           size={36}
                           aria-label={t('schedule.services.remove', {
                             name: type?.name ?? t('schedule.services.row', { n: index + 1 }),
@@ -445,7 +441,7 @@ export function ScheduleSessionForm({
           {checked ? <SchedulePreview result={checked.result} stale={!fresh} /> : null}
 
           {preview.error ? (
-            <Alert color="red" variant="light" role="alert" title={t('schedule.previewFailed')}>
+            <Alert color="red.9" variant="light" role="alert" title={t('schedule.previewFailed')}>
               {errorText(preview.error)}
             </Alert>
           ) : null}
@@ -482,7 +478,7 @@ export function ScheduleSessionForm({
             </Text>
           </Stack>
           {schedule.error ? (
-            <Alert color="red" variant="light" role="alert" title={t('schedule.saveFailed')}>
+            <Alert color="red.9" variant="light" role="alert" title={t('schedule.saveFailed')}>
               {errorText(schedule.error)}
             </Alert>
           ) : null}

@@ -125,7 +125,7 @@ function ServiceAreaForm({
           {...form.getInputProps('notes')}
         />
         {error ? (
-          <Alert color="red" variant="light" role="alert">
+          <Alert color="red.9" variant="light" role="alert">
             {errorText(error)}
           </Alert>
         ) : null}
@@ -202,6 +202,7 @@ export function ServiceAreasPanel({ queueId, canManage }: { queueId: string; can
         </Stack>
       )}
       <Modal
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? t('serviceAreas.addTitle') : t('serviceAreas.editTitle')}

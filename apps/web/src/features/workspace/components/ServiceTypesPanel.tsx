@@ -119,7 +119,7 @@ function ServiceTypeForm({
           {...form.getInputProps('active', { type: 'checkbox' })}
         />
         {error ? (
-          <Alert color="red" variant="light" role="alert">
+          <Alert color="red.9" variant="light" role="alert">
             {errorText(error)}
           </Alert>
         ) : null}
@@ -191,7 +191,7 @@ export function ServiceTypesPanel({ queueId, currency, canManage }: PanelProps) 
               title={type.name}
               badges={
                 type.active ? null : (
-                  <Badge color="gray" variant="light">
+                  <Badge color="gray.8" variant="light">
                     {t('serviceTypes.inactive')}
                   </Badge>
                 )
@@ -213,6 +213,7 @@ export function ServiceTypesPanel({ queueId, currency, canManage }: PanelProps) 
         </Stack>
       )}
       <Modal
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? t('serviceTypes.addTitle') : t('serviceTypes.editTitle')}

@@ -148,7 +148,7 @@ export function SessionActions({ session, variant }: SessionActionsProps) {
             ) : null}
             {targets.includes('cancelled') ? (
               <Menu.Item
-                color="red"
+                color="red.9"
                 leftSection={icons.cancelled}
                 onClick={() => setConfirming('cancelled')}
               >
@@ -156,7 +156,7 @@ export function SessionActions({ session, variant }: SessionActionsProps) {
               </Menu.Item>
             ) : null}
             <Menu.Item
-              color="red"
+              color="red.9"
               leftSection={<IconTrash size={16} aria-hidden />}
               onClick={() => setDeleting(true)}
             >
@@ -213,6 +213,7 @@ export function SessionActions({ session, variant }: SessionActionsProps) {
       ) : null}
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
         opened={editing}
         onClose={() => setEditing(false)}
         title={t('sessions.edit.title')}

@@ -28,14 +28,14 @@ export function SessionCard({ session, actions }: { session: Session; actions: R
             {session.online ? (
               <Badge
                 variant="light"
-                color="grape"
+                color="grape.9"
                 leftSection={<IconVideo size={12} aria-hidden />}
               >
                 {t('queue.onlineBadge')}
               </Badge>
             ) : null}
             {session.seriesId ? (
-              <Badge variant="outline" color="gray">
+              <Badge variant="outline" color="gray.8">
                 {t('sessions.repeats')}
               </Badge>
             ) : null}

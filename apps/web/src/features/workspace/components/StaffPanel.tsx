@@ -16,7 +16,6 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import {
   IconDots,
   IconMailPlus,
@@ -43,9 +42,11 @@ import { useUpdateCompanyUser } from '../api/updateCompanyUser.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
+import { notifySuccess } from './notify.ts';
+import { ScrollBox } from './ScrollBox.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
 
-const statusColor = { active: 'teal', invited: 'blue', disabled: 'gray' } as const;
+const statusColor = { active: 'teal.9', invited: 'blue.9', disabled: 'gray.8' } as const;
 
 function InviteForm({ companyId }: { companyId: string }) {
   const { t } = useTranslation('workspace');
@@ -67,11 +68,7 @@ function InviteForm({ companyId }: { companyId: string }) {
           { ...values, email: values.email.trim() },
           {
             onSuccess: (member) => {
-              notifications.show({
-                color: 'teal',
-                title: t('staff.invited'),
-                message: t('staff.invitedBody', { email: member.email }),
-              });
+              notifySuccess(t('staff.invitedBody', { email: member.email }), t('staff.invited'));
               form.reset();
             },
           },
@@ -109,7 +106,7 @@ function InviteForm({ companyId }: { companyId: string }) {
           </Button>
         </Group>
         {invite.error ? (
-          <Alert color="red" variant="light" role="alert">
+          <Alert color="red.9" variant="light" role="alert">
             {errorText(invite.error)}
           </Alert>
         ) : null}
@@ -148,7 +145,14 @@ function MemberRow({
     <Table.Tr>
       <Table.Td>
         <Group gap="sm" wrap="nowrap">
-          <Avatar src={member.avatarUrl} alt="" name={name} color="initials" size={36} />
+          <Avatar
+            src={member.avatarUrl}
+            alt=""
+            name={name}
+            color="brand"
+            variant="filled"
+            size={36}
+          />
           <div style={{ minWidth: 0 }}>
             <Text fw={600} size="sm" truncate>
               {name}
@@ -207,7 +211,7 @@ function MemberRow({
                 </Menu.Item>
               )}
               <Menu.Item
-                color="red"
+                color="red.9"
                 leftSection={<IconTrash size={16} aria-hidden />}
                 onClick={onRemove}
               >
@@ -308,7 +312,7 @@ export function StaffPanel({ companyId, canManage, callerRole }: StaffPanelProps
           <EmptyBlock icon={<IconUsers aria-hidden />} title={t('staff.emptyTitle')} order={4} />
         ) : (
           <Paper withBorder radius="lg">
-            <Table.ScrollContainer minWidth={520}>
+            <ScrollBox label={t('staff.membersTitle')} minWidth={520}>
               <Table verticalSpacing="sm" horizontalSpacing="md" striped={false} highlightOnHover>
                 <Table.Thead>
                   <Table.Tr>
@@ -335,7 +339,7 @@ export function StaffPanel({ companyId, canManage, callerRole }: StaffPanelProps
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollBox>
           </Paper>
         )}
       </Stack>

@@ -22,7 +22,7 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => 
   const { t } = useTranslation('workspace');
   return (
     <Alert
-      color="red"
+      color="red.9"
       variant="light"
       title={t('state.loadFailed')}
       icon={<IconAlertTriangle aria-hidden />}
@@ -34,7 +34,7 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => 
           <Button
             size="xs"
             variant="white"
-            color="red"
+            color="red.9"
             leftSection={<IconRefresh size={16} aria-hidden />}
             onClick={onRetry}
           >

@@ -66,7 +66,7 @@ function SubQueueForm({ companyId, queueId, subQueue, onDone }: SubQueueFormProp
           {...form.getInputProps('staffUserIds')}
         />
         {error ? (
-          <Alert color="red" variant="light" role="alert">
+          <Alert color="red.9" variant="light" role="alert">
             {errorText(error)}
           </Alert>
         ) : null}
@@ -154,6 +154,7 @@ export function SubQueuesPanel({ companyId, queueId, canManage }: PanelProps) {
         </Stack>
       )}
       <Modal
+        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? t('subQueues.addTitle') : t('subQueues.editTitle')}
