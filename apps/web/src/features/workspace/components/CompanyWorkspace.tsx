@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
@@ -13,6 +13,7 @@ import { errorText } from './errorText.ts';
 import { notifySuccess } from './notify.ts';
 import { StaffPanel } from './StaffPanel.tsx';
 import { LoadError, LoadingList } from './StateViews.tsx';
+import { Notice } from './tones.tsx';
 
 function CreateCompany({ onCreated }: { onCreated?: () => void }) {
   const { t } = useTranslation('workspace');
@@ -28,9 +29,9 @@ function CreateCompany({ onCreated }: { onCreated?: () => void }) {
   return (
     <Stack gap="md">
       {create.error ? (
-        <Alert color="red.9" variant="light" role="alert">
+        <Notice tone="red" role="alert">
           {errorText(create.error)}
-        </Alert>
+        </Notice>
       ) : null}
       <CompanyForm submitLabel={t('company.create')} loading={create.isPending} onSubmit={submit} />
     </Stack>
@@ -53,9 +54,9 @@ function CompanySettings({ companyId, canManage }: { companyId: string; canManag
         </Text>
       )}
       {update.error ? (
-        <Alert color="red.9" variant="light" role="alert">
+        <Notice tone="red" role="alert">
           {errorText(update.error)}
-        </Alert>
+        </Notice>
       ) : null}
       <CompanyForm
         // A saved change re-initialises the form with the stored values.

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from './errorText.ts';
+import { Notice } from './tones.tsx';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -42,9 +43,9 @@ export function ConfirmDialog({
         {typeof body === 'string' ? <Text>{body}</Text> : body}
         {children}
         {error ? (
-          <Alert color="red.9" variant="light" role="alert">
+          <Notice tone="red" role="alert">
             {errorText(error)}
-          </Alert>
+          </Notice>
         ) : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>

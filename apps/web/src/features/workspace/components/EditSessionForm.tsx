@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Group,
   NumberInput,
@@ -25,6 +24,7 @@ import { useCalendarLabels } from './calendarLabels.ts';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ScopeChoice } from './ScopeChoice.tsx';
+import { Notice } from './tones.tsx';
 
 interface Values {
   date: string;
@@ -134,14 +134,14 @@ export function EditSessionForm({ session, onDone }: { session: Session; onDone:
           {...form.getInputProps('notes')}
         />
         {form.errors.form ? (
-          <Alert color="yellow" variant="light" role="alert">
+          <Notice tone="yellow" role="alert">
             {form.errors.form}
-          </Alert>
+          </Notice>
         ) : null}
         {edit.error ? (
-          <Alert color="red.9" variant="light" role="alert">
+          <Notice tone="red" role="alert">
             {errorText(edit.error)}
-          </Alert>
+          </Notice>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>

@@ -48,6 +48,7 @@ import { ServiceAreasPanel } from './ServiceAreasPanel.tsx';
 import { ServiceTypesPanel } from './ServiceTypesPanel.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
 import { SubQueuesPanel } from './SubQueuesPanel.tsx';
+import { Tag } from './tones.tsx';
 import { WorkspaceGate } from './WorkspaceGate.tsx';
 
 type DrawerTab = 'subQueues' | 'serviceTypes' | 'serviceAreas' | 'joinLink';
@@ -78,17 +79,9 @@ function QueueCard({ queue, canManage, onOpen, onEdit, onArchive }: QueueCardPro
                   {t('queue.archived')}
                 </Badge>
               ) : null}
-              <Badge variant="light" color="brand.9">
-                {t(`modes.${queue.mode}`)}
-              </Badge>
-              <Badge variant="light" color="gray.8">
-                {t(`visibility.${queue.visibility}`)}
-              </Badge>
-              {queue.online ? (
-                <Badge variant="light" color="grape.9">
-                  {t('queue.onlineBadge')}
-                </Badge>
-              ) : null}
+              <Tag tone="brand">{t(`modes.${queue.mode}`)}</Tag>
+              <Tag tone="gray">{t(`visibility.${queue.visibility}`)}</Tag>
+              {queue.online ? <Tag tone="grape">{t('queue.onlineBadge')}</Tag> : null}
             </Group>
           </Stack>
           {canManage ? (

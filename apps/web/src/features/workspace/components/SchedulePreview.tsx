@@ -1,9 +1,10 @@
-import { Alert, Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import type { ScheduleResult } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
 import { ScrollBox } from './ScrollBox.tsx';
 import { formatDay } from './sessionFormat.ts';
+import { Notice, Tag } from './tones.tsx';
 
 interface SchedulePreviewProps {
   result: ScheduleResult;
@@ -29,19 +30,14 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
         <Title order={2} size="h3" id="schedule-preview-title">
           {t('schedule.preview.title')}
         </Title>
-        {stale ? (
-          <Alert color="yellow" variant="light">
-            {t('schedule.preview.stale')}
-          </Alert>
-        ) : null}
+        {stale ? <Notice tone="yellow">{t('schedule.preview.stale')}</Notice> : null}
         {result.planned.length === 0 ? (
-          <Alert color="yellow" variant="light" role="status">
+          <Notice tone="yellow" role="status">
             {t('schedule.preview.none')}
-          </Alert>
+          </Notice>
         ) : clashing.length > 0 ? (
-          <Alert
-            color="red.9"
-            variant="light"
+          <Notice
+            tone="red"
             icon={<IconAlertTriangle aria-hidden />}
             title={t('schedule.preview.conflictsTitle', { count: clashing.length })}
             role="alert"
@@ -50,11 +46,11 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
               count: clashing.length,
               total: result.planned.length,
             })}
-          </Alert>
+          </Notice>
         ) : (
-          <Alert color="teal" variant="light" icon={<IconCircleCheck aria-hidden />} role="status">
+          <Notice tone="teal" icon={<IconCircleCheck aria-hidden />} role="status">
             {t('schedule.preview.ok', { count: result.planned.length })}
-          </Alert>
+          </Notice>
         )}
         {result.planned.length > 0 ? (
           <ScrollBox label={t('schedule.preview.listLabel')} maxHeight={420}>
@@ -81,9 +77,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
                     </Table.Td>
                     <Table.Td>
                       {planned.conflicts.length === 0 ? (
-                        <Badge color="teal.9" variant="light">
-                          {t('schedule.preview.free')}
-                        </Badge>
+                        <Tag tone="teal">{t('schedule.preview.free')}</Tag>
                       ) : (
                         <Stack gap={4}>
                           {planned.conflicts.map((conflict) => (

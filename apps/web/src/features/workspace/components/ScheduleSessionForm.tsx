@@ -1,7 +1,6 @@
 import '@mantine/dates/styles.css';
 import {
   ActionIcon,
-  Alert,
   Button,
   Chip,
   Group,
@@ -35,6 +34,7 @@ import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { SchedulePreview } from './SchedulePreview.tsx';
 import { todayLocal } from './sessionFormat.ts';
+import { Notice } from './tones.tsx';
 
 interface ServiceRow {
   key: string;
@@ -441,9 +441,9 @@ export function ScheduleSessionForm({
           {checked ? <SchedulePreview result={checked.result} stale={!fresh} /> : null}
 
           {preview.error ? (
-            <Alert color="red.9" variant="light" role="alert" title={t('schedule.previewFailed')}>
+            <Notice tone="red" role="alert" title={t('schedule.previewFailed')}>
               {errorText(preview.error)}
-            </Alert>
+            </Notice>
           ) : null}
 
           <Stack gap={6}>
@@ -478,9 +478,9 @@ export function ScheduleSessionForm({
             </Text>
           </Stack>
           {schedule.error ? (
-            <Alert color="red.9" variant="light" role="alert" title={t('schedule.saveFailed')}>
+            <Notice tone="red" role="alert" title={t('schedule.saveFailed')}>
               {errorText(schedule.error)}
-            </Alert>
+            </Notice>
           ) : null}
         </Stack>
       </form>

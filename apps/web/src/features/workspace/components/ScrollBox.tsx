@@ -12,12 +12,7 @@ interface ScrollBoxProps {
 /** A scrollable area that keyboard users can focus and scroll (WCAG 2.1.1). */
 export function ScrollBox({ label, maxHeight, minWidth, children }: ScrollBoxProps) {
   return (
-    <Box
-      tabIndex={0}
-      role="region"
-      aria-label={label}
-      style={{ maxHeight, overflow: 'auto' }}
-    >
+    <Box tabIndex={0} role="region" aria-label={label} style={{ maxHeight, overflow: 'auto' }}>
       <Box miw={minWidth}>{children}</Box>
     </Box>
   );

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Group,
   Modal,
@@ -24,6 +23,7 @@ import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { Notice } from './tones.tsx';
 
 interface Values {
   name: string;
@@ -125,9 +125,9 @@ function ServiceAreaForm({
           {...form.getInputProps('notes')}
         />
         {error ? (
-          <Alert color="red.9" variant="light" role="alert">
+          <Notice tone="red" role="alert">
             {errorText(error)}
-          </Alert>
+          </Notice>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>

@@ -1,6 +1,4 @@
 import {
-  Alert,
-  Badge,
   Button,
   Group,
   Modal,
@@ -27,6 +25,7 @@ import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { formatMoney, fromMinor, toMinor } from './options.ts';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { Notice, Tag } from './tones.tsx';
 
 interface Values {
   name: string;
@@ -119,9 +118,9 @@ function ServiceTypeForm({
           {...form.getInputProps('active', { type: 'checkbox' })}
         />
         {error ? (
-          <Alert color="red.9" variant="light" role="alert">
+          <Notice tone="red" role="alert">
             {errorText(error)}
-          </Alert>
+          </Notice>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
@@ -189,13 +188,7 @@ export function ServiceTypesPanel({ queueId, currency, canManage }: PanelProps) 
             <ItemRow
               key={type.id}
               title={type.name}
-              badges={
-                type.active ? null : (
-                  <Badge color="gray.8" variant="light">
-                    {t('serviceTypes.inactive')}
-                  </Badge>
-                )
-              }
+              badges={type.active ? null : <Tag tone="gray">{t('serviceTypes.inactive')}</Tag>}
               onEdit={canManage ? () => setEditing(type) : undefined}
               onDelete={canManage ? () => setDeleting(type) : undefined}
             >

@@ -4,6 +4,7 @@ import type { Session } from '@upnext/contract/sessions';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SessionStatusBadge } from './SessionStatusBadge.tsx';
+import { Tag } from './tones.tsx';
 
 /** One session: when, where, status and figures, with the actions the screen allows. */
 export function SessionCard({ session, actions }: { session: Session; actions: ReactNode }) {
@@ -26,13 +27,9 @@ export function SessionCard({ session, actions }: { session: Session; actions: R
             </Group>
             <SessionStatusBadge status={session.status} />
             {session.online ? (
-              <Badge
-                variant="light"
-                color="grape.9"
-                leftSection={<IconVideo size={12} aria-hidden />}
-              >
+              <Tag tone="grape" leftSection={<IconVideo size={12} aria-hidden />}>
                 {t('queue.onlineBadge')}
-              </Badge>
+              </Tag>
             ) : null}
             {session.seriesId ? (
               <Badge variant="outline" color="gray.8">

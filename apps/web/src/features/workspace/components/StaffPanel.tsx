@@ -1,8 +1,6 @@
 import {
   ActionIcon,
-  Alert,
   Avatar,
-  Badge,
   Button,
   Group,
   Menu,
@@ -45,8 +43,9 @@ import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { ScrollBox } from './ScrollBox.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { Notice, Tag } from './tones.tsx';
 
-const statusColor = { active: 'teal.9', invited: 'blue.9', disabled: 'gray.8' } as const;
+const statusColor = { active: 'teal', invited: 'blue', disabled: 'gray' } as const;
 
 function InviteForm({ companyId }: { companyId: string }) {
   const { t } = useTranslation('workspace');
@@ -106,9 +105,9 @@ function InviteForm({ companyId }: { companyId: string }) {
           </Button>
         </Group>
         {invite.error ? (
-          <Alert color="red.9" variant="light" role="alert">
+          <Notice tone="red" role="alert">
             {errorText(invite.error)}
-          </Alert>
+          </Notice>
         ) : null}
       </Stack>
     </form>
@@ -184,9 +183,7 @@ function MemberRow({
         )}
       </Table.Td>
       <Table.Td>
-        <Badge color={statusColor[member.status]} variant="light">
-          {t(`memberStatus.${member.status}`)}
-        </Badge>
+        <Tag tone={statusColor[member.status]}>{t(`memberStatus.${member.status}`)}</Tag>
       </Table.Td>
       <Table.Td>
         {editable ? (

@@ -1,8 +1,9 @@
-import { Alert, Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core';
+import { Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from './errorText.ts';
+import { Notice } from './tones.tsx';
 
 /** Grey bars in the shape of a list while it loads; announced once to screen readers. */
 export function LoadingList({ rows = 3, label }: { rows?: number; label?: string }) {
@@ -21,9 +22,8 @@ export function LoadingList({ rows = 3, label }: { rows?: number; label?: string
 export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useTranslation('workspace');
   return (
-    <Alert
-      color="red.9"
-      variant="light"
+    <Notice
+      tone="red"
       title={t('state.loadFailed')}
       icon={<IconAlertTriangle aria-hidden />}
       role="alert"
@@ -42,7 +42,7 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => 
           </Button>
         ) : null}
       </Stack>
-    </Alert>
+    </Notice>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconLayoutList, IconPlus } from '@tabler/icons-react';
 import { createSubQueueBodySchema, type SubQueue } from '@upnext/contract/queues';
@@ -14,6 +14,7 @@ import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { Notice } from './tones.tsx';
 
 interface SubQueueFormProps {
   companyId: string;
@@ -66,9 +67,9 @@ function SubQueueForm({ companyId, queueId, subQueue, onDone }: SubQueueFormProp
           {...form.getInputProps('staffUserIds')}
         />
         {error ? (
-          <Alert color="red.9" variant="light" role="alert">
+          <Notice tone="red" role="alert">
             {errorText(error)}
-          </Alert>
+          </Notice>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
