@@ -48,7 +48,11 @@ async function expectAccessible(page: Page): Promise<void> {
   const results = await builder.analyze();
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target) }));
+    .map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary })),
+    }));
   expect(blocking).toEqual([]);
 }
 

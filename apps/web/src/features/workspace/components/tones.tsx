@@ -9,7 +9,7 @@ export type Tone = 'brand' | 'teal' | 'blue' | 'yellow' | 'red' | 'gray' | 'grap
  */
 const ink: Record<Tone, string> = {
   brand: 'brand.9',
-  teal: 'teal.9',
+  teal: 'brand.9',
   blue: 'blue.9',
   yellow: 'gray.9',
   red: 'red.9',
