@@ -5,6 +5,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { authPlugin } from './auth/auth.plugin.ts';
+import type { AuthContextRef } from './auth/context.ts';
 import { type AuthKeys, ephemeralKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -61,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   const keys = deps.authKeys ?? ephemeralKeys(config.auth.jwtSecret);
   const clock = deps.clock ?? systemClock;
+  // The auth service's context, for modules that call it server-side (inviteUserByEmail).
+  app.decorate('authService', { current: undefined } satisfies AuthContextRef);
   await app.register(apiPlugin, {
     prefix: '/api',
     config,
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     keys,
     publisher: deps.publisher ?? silentPublisher,
+    authService: app.authService,
   });
   await app.register(authPlugin, {
     prefix: '/auth/v1',
@@ -76,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database: deps.database,
     keys,
     clock,
+    contextRef: app.authService,
   });
   await registerSpa(app, config.webDistDir);
 

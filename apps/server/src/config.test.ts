@@ -107,4 +107,28 @@ describe('configuration', () => {
     expect(auth.smtpFrom).toBe('Queue <queue@example.com>');
     expect(auth.rateLimits.token).toBe(0);
   });
+  it('takes the Twilio settings and names what SMS_PROVIDER=twilio still needs', () => {
+    const sid = `AC${'a'.repeat(32)}`;
+    const { auth } = loadConfig({
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: sid,
+      TWILIO_AUTH_TOKEN: 'x'.repeat(32),
+      TWILIO_MESSAGE_SERVICE_SID: '+15005550006',
+      RATE_LIMIT_SMS_SENT: '5',
+    });
+    expect(auth.sms.provider).toBe('twilio');
+    expect(auth.sms.twilio).toMatchObject({ accountSid: sid, apiUrl: 'https://api.twilio.com' });
+    expect(auth.rateLimits.smsSent).toBe(5);
+    expect(loadConfig({}).auth.sms).toMatchObject({ provider: null, twilio: null, otpExp: 60 });
+    expect(() => loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: sid })).toThrow(
+      /TWILIO_AUTH_TOKEN: is required when SMS_PROVIDER=twilio\n {2}TWILIO_MESSAGE_SERVICE_SID/,
+    );
+    expect(() => loadConfig({ TWILIO_AUTH_TOKEN: 'x'.repeat(32) })).toThrow(
+      /SMS_PROVIDER: must be twilio/,
+    );
+    expect(() => loadConfig({ SMS_PROVIDER: 'vonage' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TWILIO_ACCOUNT_SID: 'nope', SMS_PROVIDER: 'twilio' })).toThrow(
+      /TWILIO_ACCOUNT_SID: must look like AC/,
+    );
+  });
 });

@@ -75,6 +75,7 @@ const envSchema = z.object({
       return value; // comma-separated addresses or CIDRs of the trusted proxies
     }),
   SEED_DEMO_DATA: booleanFromEnv.default(true),
+  SEED_DEMO_ACCOUNTS: booleanFromEnv.optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // The auth service (/auth/v1). GoTrue's names without the GOTRUE_ prefix where one exists.
   SITE_URL: urlFromEnv.optional(),
@@ -125,6 +126,40 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN: perWindow.default(150),
   RATE_LIMIT_OTP: perWindow.default(30),
   RATE_LIMIT_VERIFY: perWindow.default(30),
+  RATE_LIMIT_MFA: perWindow.default(15),
+  MFA_MAX_ENROLLED_FACTORS: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(10),
+  MFA_CHALLENGE_EXPIRY_DURATION: seconds.min(30).max(3600).default(300),
+  MFA_PHONE_ENROLL_ENABLED: booleanFromEnv.default(false),
+  // Phone sign-in: SMS through Twilio; without a provider, SMS go to the developer mailbox.
+  SMS_PROVIDER: z.enum(['twilio'], { error: 'must be twilio (or unset)' }).optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC\w{32}$/, 'must look like AC followed by 32 characters')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TWILIO_MESSAGE_SERVICE_SID: z
+    .string()
+    .regex(
+      /^(MG\w{32}|\+?[1-9]\d{6,14})$/,
+      'must be a Messaging Service SID (MG…) or an E.164 number',
+    )
+    .optional(),
+  TWILIO_API_URL: urlFromEnv.default('https://api.twilio.com'),
+  SMS_AUTOCONFIRM: booleanFromEnv.default(false),
+  SMS_OTP_EXP: seconds.min(30).max(86_400).default(60),
+  SMS_OTP_LENGTH: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(6, 'must be between 6 and 10')
+    .max(10, 'must be between 6 and 10')
+    .default(6),
+  SMS_MAX_FREQUENCY: seconds.default(60),
+  RATE_LIMIT_SMS_SENT: perWindow.default(30),
 });
 
 export type Config = Readonly<{
@@ -139,6 +174,8 @@ export type Config = Readonly<{
   corsOrigins: readonly string[];
   trustProxy: boolean | string;
   seedDemoData: boolean;
+  /** Demo owner and staff sign-ins with the documented password (never by default in production). */
+  seedDemoAccounts: boolean;
   shutdownTimeoutMs: number;
   webDistDir: string;
   version: string;
@@ -177,7 +214,37 @@ export type AuthConfig = Readonly<{
   smtpFrom: string;
   smtpMaxFrequency: number;
   /** Per-IP requests per 5 minutes (0 = off); emails per hour for the whole instance. */
-  rateLimits: Readonly<{ token: number; otp: number; verify: number; emailSent: number }>;
+  rateLimits: Readonly<{
+    token: number;
+    otp: number;
+    verify: number;
+    emailSent: number;
+    smsSent: number;
+  }>;
+  sms: SmsConfig;
+  /** MFA: factors per user, challenge lifetime (s), challenges + verifications per IP per minute. */
+  mfa: Readonly<{
+    maxEnrolledFactors: number;
+    challengeExpiry: number;
+    rateLimit: number;
+    phoneEnabled: boolean;
+  }>;
+}>;
+
+export type SmsConfig = Readonly<{
+  /** null: no SMS provider (the developer mailbox outside production; phone auth off in it). */
+  provider: 'twilio' | null;
+  twilio: Readonly<{
+    accountSid: string;
+    authToken: string;
+    /** A Messaging Service SID (MG…) or the sender's number. */
+    messageServiceSid: string;
+    apiUrl: string;
+  }> | null;
+  autoconfirm: boolean;
+  otpExp: number;
+  otpLength: number;
+  maxFrequency: number;
 }>;
 
 export class ConfigError extends Error {
@@ -197,6 +264,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SMS_PROVIDER === 'twilio') {
+    const missing = (
+      ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_MESSAGE_SERVICE_SID'] as const
+    )
+      .filter((name) => !e[name])
+      .map((name) => `  ${name}: is required when SMS_PROVIDER=twilio`);
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+    }
+  } else if (e.TWILIO_ACCOUNT_SID || e.TWILIO_AUTH_TOKEN || e.TWILIO_MESSAGE_SERVICE_SID) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SMS_PROVIDER: must be twilio when TWILIO_* variables are set',
+    );
+  }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, '');
   const authUrl = `${publicUrl}/auth/v1`;
@@ -212,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     seedDemoData: e.SEED_DEMO_DATA,
+    seedDemoAccounts: e.SEED_DEMO_ACCOUNTS ?? e.NODE_ENV !== 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webDistDir: resolve(import.meta.dirname, '../../web/dist'),
     version: serverPackage.version,
@@ -244,6 +326,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         otp: e.RATE_LIMIT_OTP,
         verify: e.RATE_LIMIT_VERIFY,
         emailSent: e.RATE_LIMIT_EMAIL_SENT,
+        smsSent: e.RATE_LIMIT_SMS_SENT,
+      }),
+      sms: Object.freeze({
+        provider: e.SMS_PROVIDER ?? null,
+        twilio:
+          e.SMS_PROVIDER === 'twilio' &&
+          e.TWILIO_ACCOUNT_SID &&
+          e.TWILIO_AUTH_TOKEN &&
+          e.TWILIO_MESSAGE_SERVICE_SID
+            ? Object.freeze({
+                accountSid: e.TWILIO_ACCOUNT_SID,
+                authToken: e.TWILIO_AUTH_TOKEN,
+                messageServiceSid: e.TWILIO_MESSAGE_SERVICE_SID,
+                apiUrl: e.TWILIO_API_URL.replace(/\/$/, ''),
+              })
+            : null,
+        autoconfirm: e.SMS_AUTOCONFIRM,
+        otpExp: e.SMS_OTP_EXP,
+        otpLength: e.SMS_OTP_LENGTH,
+        maxFrequency: e.SMS_MAX_FREQUENCY,
+      }),
+      mfa: Object.freeze({
+        maxEnrolledFactors: e.MFA_MAX_ENROLLED_FACTORS,
+        challengeExpiry: e.MFA_CHALLENGE_EXPIRY_DURATION,
+        rateLimit: e.RATE_LIMIT_MFA,
+        phoneEnabled: e.MFA_PHONE_ENROLL_ENABLED,
       }),
     }),
   });

@@ -4,13 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { loadAuthKeys } from './auth/keys.ts';
+import { hashPassword } from './auth/passwords.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';
 import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
-import { seedDemoData } from './modules/demo/demo.seed.ts';
+import { DEMO_PASSWORD, seedDemoData } from './modules/demo/demo.seed.ts';
 
 function readConfig() {
   try {
@@ -81,7 +82,11 @@ database = await openDatabase(
 );
 log.info({ driver: database.driver }, 'database opened');
 await database.migrate();
-if (config.seedDemoData && (await seedDemoData(database.db, systemClock))) {
+// The demo sign-ins (README) are hashed only when the demo is actually seeded.
+const demoAccounts = config.seedDemoAccounts
+  ? { accounts: { passwordHash: () => hashPassword(DEMO_PASSWORD) } }
+  : {};
+if (config.seedDemoData && (await seedDemoData(database.db, systemClock, demoAccounts))) {
   log.info('demo data seeded');
 }
 

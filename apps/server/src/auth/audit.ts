@@ -13,7 +13,15 @@ export type AuditAction =
   | 'user_modified'
   | 'user_updated_password'
   | 'user_recovery_requested'
-  | 'magiclink_requested';
+  | 'magiclink_requested'
+  | 'factor_in_progress'
+  | 'mfa_verified'
+  | 'verification_attempted'
+  | 'factor_unenrolled'
+  | 'user_invited'
+  | 'user_deleted'
+  | 'admin_user_created'
+  | 'admin_generated_link';
 
 /** One row per auth event, with the client IP and request id; never a secret. */
 export async function audit(

@@ -2,14 +2,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
-import type { AuthContext } from './context.ts';
-import { AuthError, authErrorHandler, sendAuthError } from './errors.ts';
+import { adminRoutes } from './admin.routes.ts';
+import type { AuthContext, AuthContextRef } from './context.ts';
+import { AuthError, authErrorHandler, errors, sendAuthError } from './errors.ts';
 import type { AuthKeys } from './keys.ts';
 import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
 import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
+import { mfaRoutes } from './mfa.routes.ts';
 import { createEmailQuota, createIpLimiter } from './rate-limit.ts';
 import { signupRoutes } from './signup.routes.ts';
+import { createSmsSender, type SmsSender } from './sms.ts';
 import { tokenRoutes } from './token.routes.ts';
 import { userRoutes } from './user.routes.ts';
 import { verifyRoutes } from './verify.routes.ts';
@@ -21,6 +24,10 @@ export type AuthPluginOptions = {
   keys: AuthKeys;
   clock?: Clock;
   mailer?: Mailer;
+  /** Receives the context, for server-side callers in other modules (`inviteUserByEmail`). */
+  contextRef?: AuthContextRef;
+  /** Tests inject a sender (e.g. Twilio pointed at a fake); null switches phone auth off. */
+  sms?: SmsSender | null;
 };
 
 /**
@@ -40,6 +47,13 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   if (mailer.kind === 'dev-mailbox' && config.env === 'production') {
     app.log.warn('auth: SMTP_URL is not set; emails are kept in the database, not delivered');
   }
+  const sms =
+    options.sms !== undefined
+      ? options.sms
+      : createSmsSender(auth.sms, config.env, options.database.db);
+  if (!sms && config.env === 'production') {
+    app.log.info('auth: SMS_PROVIDER is not set; phone sign-in is disabled');
+  }
   const ctx: AuthContext = {
     config,
     auth,
@@ -47,12 +61,16 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     clock,
     keys,
     mailer,
+    sms,
     limiter: createIpLimiter(clock),
     emailQuota: createEmailQuota(clock, auth.rateLimits.emailSent),
+    smsQuota: createEmailQuota(clock, auth.rateLimits.smsSent, errors.smsQuota),
     redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
     log: app.log,
     deliveries: new Set(),
   };
+
+  if (options.contextRef) options.contextRef.current = ctx;
 
   // auth-js sends `Content-Type: application/json;charset=UTF-8` even with no body (logout).
   const json = app.getDefaultJsonParser('error', 'error');
@@ -93,4 +111,6 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   verifyRoutes(app, ctx);
   userRoutes(app, ctx);
   metaRoutes(app, ctx);
+  mfaRoutes(app, ctx);
+  adminRoutes(app, ctx);
 };

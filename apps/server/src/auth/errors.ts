@@ -128,6 +128,13 @@ export const errors = {
       `For security purposes, you can only request this after ${seconds} seconds.`,
     ),
   emailQuota: () => new AuthError(429, 'over_email_send_rate_limit', 'Email rate limit exceeded'),
+  smsFrequency: (seconds: number) =>
+    new AuthError(
+      429,
+      'over_sms_send_rate_limit',
+      `For security purposes, you can only request this after ${seconds} seconds.`,
+    ),
+  smsQuota: () => new AuthError(429, 'over_sms_send_rate_limit', 'SMS rate limit exceeded'),
   phoneDisabled: () =>
     new AuthError(422, 'phone_provider_disabled', 'Phone logins are not enabled yet'),
 };

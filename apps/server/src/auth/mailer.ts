@@ -31,7 +31,13 @@ export function devMailboxMailer(db: Db): Mailer {
   };
 }
 
+/** The mailbox holds email and SMS; `to` is an address or a phone number (`+` optional). */
 export async function readDevMailbox(db: Db, to: string | undefined, limit = 50) {
+  const phone = to
+    ?.trim()
+    .replace(/^\+/, '')
+    .replace(/[\s\-.()]/g, '');
+  if (to && phone && /^\d{7,15}$/.test(phone)) to = `+${phone}`;
   const rows = await db
     .select()
     .from(authDevMailbox)

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authDevMailbox,
   authFlowStates,
+  authMfaChallenges,
+  authMfaFactors,
   authOneTimeTokens,
   authRefreshTokens,
   authSendLog,
@@ -75,6 +77,19 @@ describe.each(testDrivers)('pruning expired auth rows (%s)', (driver) => {
       { to: 'a@example.com', subject: 'new', text: '', html: '', createdAt: ago(1000) },
     ]);
 
+    const [factor] = await db
+      .insert(authMfaFactors)
+      .values({ userId, factorType: 'totp', friendlyName: 'prune' })
+      .returning();
+    await db.insert(authMfaChallenges).values([
+      { factorId: factor?.id as string, ip: '127.0.0.1', expiresAt: ago(1000) },
+      {
+        factorId: factor?.id as string,
+        ip: '127.0.0.2',
+        expiresAt: new Date(now.getTime() + 1000),
+      },
+    ]);
+
     await pruneExpired(db, () => now);
 
     expect((await db.select().from(authOneTimeTokens)).map((row) => row.tokenType)).toEqual([
@@ -87,5 +102,7 @@ describe.each(testDrivers)('pruning expired auth rows (%s)', (driver) => {
     const refreshLeft = await db.select().from(authRefreshTokens);
     expect(refreshLeft.map((row) => row.revoked).sort()).toEqual([false, true]);
     expect((await db.select().from(authDevMailbox)).map((row) => row.subject)).toEqual(['new']);
+    expect((await db.select().from(authMfaChallenges)).map((row) => row.ip)).toEqual(['127.0.0.2']);
+    expect(await db.$count(authMfaFactors)).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import {
   authDevMailbox,
   authFlowStates,
+  authMfaChallenges,
   authOneTimeTokens,
   authRefreshTokens,
   authSendLog,
@@ -12,7 +13,7 @@ import type { Clock } from '../lib/clock.ts';
 const DAY_MS = 86_400_000;
 
 /**
- * Deletes what can no longer be used: expired one-time tokens, stale PKCE flow states,
+ * Deletes what can no longer be used: expired one-time tokens and MFA challenges, stale PKCE flow states,
  * send-interval marks, revoked refresh tokens older than a week (reuse detection needs only
  * recent ones) and developer-mailbox messages older than a week. Idempotent, so every
  * instance may run it.
@@ -20,6 +21,7 @@ const DAY_MS = 86_400_000;
 export async function pruneExpired(db: Db, clock: Clock): Promise<void> {
   const now = clock().getTime();
   await db.delete(authOneTimeTokens).where(lt(authOneTimeTokens.expiresAt, new Date(now)));
+  await db.delete(authMfaChallenges).where(lt(authMfaChallenges.expiresAt, new Date(now)));
   await db.delete(authFlowStates).where(lt(authFlowStates.createdAt, new Date(now - DAY_MS)));
   await db.delete(authSendLog).where(lt(authSendLog.lastSentAt, new Date(now - DAY_MS)));
   await db

@@ -18,7 +18,7 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.get('/settings', async () => ({
     external: {
       email: true,
-      phone: false,
+      phone: ctx.sms !== null,
       anonymous_users: ctx.auth.anonymousSignInsEnabled,
       apple: false,
       azure: false,
@@ -41,8 +41,8 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     },
     disable_signup: ctx.auth.disableSignup,
     mailer_autoconfirm: ctx.auth.mailerAutoconfirm,
-    phone_autoconfirm: false,
-    sms_provider: '',
+    phone_autoconfirm: ctx.sms !== null && ctx.auth.sms.autoconfirm,
+    sms_provider: ctx.sms?.kind === 'twilio' ? 'twilio' : '',
     saml_enabled: false,
     passkeys_enabled: false,
   }));

@@ -27,7 +27,7 @@ export const tokenTypesFor: Record<EmailVerifyType, OneTimeTokenType[]> = {
   email: ['confirmation_token', 'magiclink_token'],
   magiclink: ['magiclink_token', 'confirmation_token'],
   recovery: ['recovery_token'],
-  invite: [],
+  invite: ['invite_token'],
   email_change: ['email_change_token_new', 'email_change_token_current'],
 };
 
@@ -39,6 +39,7 @@ const methodForTokenType: Record<OneTimeTokenType, string> = {
   email_change_token_new: 'email_change',
   email_change_token_current: 'email_change',
   phone_change_token: 'phone_change',
+  invite_token: 'invite',
 };
 
 function otpHash(ctx: AuthContext, address: string, code: string): string {
@@ -56,8 +57,9 @@ export async function issueToken(
   address: string,
   redirectTo: string,
   pkce?: Pkce,
-  options: { flowStateExists?: boolean } = {},
+  options: { flowStateExists?: boolean; channel?: 'email' | 'sms' } = {},
 ): Promise<{ linkToken: string; code: string }> {
+  const sms = options.channel === 'sms';
   const now = ctx.clock();
   // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
   const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
@@ -70,7 +72,7 @@ export async function issueToken(
   if (pkce && !options.flowStateExists) {
     await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);
   }
-  const code = randomCode(6);
+  const code = randomCode(sms ? ctx.auth.sms.otpLength : 6);
   await tx
     .delete(authOneTimeTokens)
     .where(and(eq(authOneTimeTokens.userId, user.id), eq(authOneTimeTokens.tokenType, tokenType)));
@@ -81,7 +83,7 @@ export async function issueToken(
     otpHash: otpHash(ctx, address, code),
     relatesTo: address,
     redirectTo,
-    expiresAt: new Date(now.getTime() + ctx.auth.mailerOtpExp * 1000),
+    expiresAt: new Date(now.getTime() + (sms ? ctx.auth.sms.otpExp : ctx.auth.mailerOtpExp) * 1000),
     createdAt: now,
     updatedAt: now,
   });
@@ -94,11 +96,29 @@ export async function issueToken(
           ? { emailChangeSentAt: now }
           : tokenType === 'reauthentication_token'
             ? { reauthenticationSentAt: now }
-            : {};
+            : tokenType === 'invite_token'
+              ? { invitedAt: now }
+              : tokenType === 'phone_change_token'
+                ? { phoneChangeSentAt: now }
+                : {};
   if (Object.keys(sentAt).length > 0) {
     await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
   }
   return { linkToken, code };
+}
+
+/** The link an email carries: GET /verify with the link token, its type and the redirect. */
+export function actionLink(
+  ctx: AuthContext,
+  linkToken: string,
+  type: EmailVerifyType,
+  redirectTo: string,
+): string {
+  return `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
+    token: linkToken,
+    type,
+    redirect_to: redirectTo,
+  })}`;
 }
 
 /** Sends an auth email (counting against the instance-wide quota). */
@@ -118,11 +138,7 @@ export async function sendAuthEmail(
   // The reauthentication code is typed into the app; a link would have nothing to verify.
   const confirmationUrl =
     link && kind !== 'reauthentication'
-      ? `${ctx.auth.externalUrl}/verify?${new URLSearchParams({
-          token: link.linkToken,
-          type: link.type,
-          redirect_to: link.redirectTo,
-        })}`
+      ? actionLink(ctx, link.linkToken, link.type, link.redirectTo)
       : undefined;
   const message = renderAuthEmail(kind, {
     to,
@@ -187,6 +203,21 @@ export async function consumeByCode(
     (type === 'email_change' ? await findUserByPendingEmail(tx, email) : undefined);
   const types = tokenTypesFor[type];
   if (!user || types.length === 0) return errors.otpExpired();
+  return consumeCodeOf(ctx, tx, user, email, code, types);
+}
+
+/**
+ * Consumes the user's token of one of `types` sent to `address` (email or phone) by its code;
+ * a wrong code counts against every live token, the fifth deletes it.
+ */
+export async function consumeCodeOf(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  address: string,
+  code: string,
+  types: OneTimeTokenType[],
+): Promise<Verified | AuthError> {
   const rows = await tx
     .select()
     .from(authOneTimeTokens)
@@ -194,13 +225,13 @@ export async function consumeByCode(
       and(
         eq(authOneTimeTokens.userId, user.id),
         inArray(authOneTimeTokens.tokenType, types),
-        eq(authOneTimeTokens.relatesTo, email),
+        eq(authOneTimeTokens.relatesTo, address),
       ),
     )
     .for('update');
   const now = ctx.clock().getTime();
   const live = rows.filter((row) => row.expiresAt.getTime() > now);
-  const expected = otpHash(ctx, email, code.trim());
+  const expected = otpHash(ctx, address, code.trim());
   const match = live.find((row) => safeEqualHex(row.otpHash, expected));
   if (!match) {
     for (const row of live) {

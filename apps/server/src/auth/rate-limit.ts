@@ -33,7 +33,11 @@ export function createIpLimiter(clock: Clock, windowMs = 5 * 60_000) {
 export type IpLimiter = ReturnType<typeof createIpLimiter>;
 
 /** The instance-wide hourly email quota (stops mail-bombing from many IPs). */
-export function createEmailQuota(clock: Clock, perHour: number) {
+export function createEmailQuota(
+  clock: Clock,
+  perHour: number,
+  exceeded: () => Error = errors.emailQuota,
+) {
   let start = 0;
   let count = 0;
   return {
@@ -44,7 +48,7 @@ export function createEmailQuota(clock: Clock, perHour: number) {
         start = now;
         count = 0;
       }
-      if (count >= perHour) throw errors.emailQuota();
+      if (count >= perHour) throw exceeded();
       count++;
     },
   };
@@ -61,6 +65,7 @@ export async function claimSendSlot(
   clock: Clock,
   address: string,
   seconds: number,
+  tooSoon: (seconds: number) => Error = errors.emailFrequency,
 ): Promise<void> {
   if (seconds <= 0) return;
   const now = clock();
@@ -79,7 +84,7 @@ export async function claimSendSlot(
   );
   const last = row ? new Date(row.last_sent_at).getTime() : now.getTime();
   const wait = Math.max(1, Math.ceil((last + seconds * 1000 - now.getTime()) / 1000));
-  throw errors.emailFrequency(wait);
+  throw tooSoon(wait);
 }
 
 /** node-postgres returns `{rows}`, PGlite the same; both through drizzle's `execute`. */

@@ -6,6 +6,7 @@ import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { sha256Hex } from './crypto.ts';
 import { AuthError, errors } from './errors.ts';
+import { factorsJsonOf } from './mfa-factors.ts';
 import { identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
 
 export type SessionRow = typeof authSessions.$inferSelect;
@@ -78,7 +79,7 @@ async function sessionJson(
     expires_in: ctx.auth.jwtExp,
     expires_at: exp,
     refresh_token: refreshToken,
-    user: userJson(user, await identitiesOf(tx, user.id)),
+    user: userJson(user, await identitiesOf(tx, user.id), await factorsJsonOf(tx, user.id)),
   };
 }
 
@@ -118,6 +119,40 @@ export async function startSession(
   const refreshToken = await insertRefreshToken(ctx, tx, session as SessionRow, null, now);
   await audit(tx, info, 'login', user.id, { method, session_id: (session as SessionRow).id });
   return sessionJson(ctx, tx, signedIn as UserRow, session as SessionRow, refreshToken, now);
+}
+
+/**
+ * After a verified MFA challenge: the *same* session becomes aal2 (an aal2 session stays
+ * aal2), records the factor and gains the method in its amr; its refresh tokens are revoked
+ * and a new one is issued (an old one presented later falls under the reuse rules).
+ */
+export async function elevateSession(
+  ctx: AuthContext,
+  tx: Tx,
+  user: UserRow,
+  session: SessionRow,
+  factorId: string,
+  method: string,
+  info: RequestInfo,
+): Promise<SessionJson> {
+  const now = ctx.clock();
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const amr: AmrEntry[] = [
+    { method, timestamp },
+    ...session.amr.filter((entry) => entry.method !== method),
+  ];
+  const [elevated] = await tx
+    .update(authSessions)
+    .set({ aal: 'aal2', factorId, amr, refreshedAt: now, updatedAt: now })
+    .where(eq(authSessions.id, session.id))
+    .returning();
+  await tx
+    .update(authRefreshTokens)
+    .set({ revoked: true, updatedAt: now })
+    .where(and(eq(authRefreshTokens.sessionId, session.id), eq(authRefreshTokens.revoked, false)));
+  const refreshToken = await insertRefreshToken(ctx, tx, elevated as SessionRow, null, now);
+  await audit(tx, info, 'mfa_verified', user.id, { session_id: session.id, factor_id: factorId });
+  return sessionJson(ctx, tx, user, elevated as SessionRow, refreshToken, now);
 }
 
 const refreshNotFound = () =>

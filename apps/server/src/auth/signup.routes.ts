@@ -6,6 +6,7 @@ import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
+import { phoneSignup } from './phone.routes.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -62,7 +63,9 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (ctx.auth.disableSignup) {
       throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
     }
-    if (!body.email) throw errors.phoneDisabled();
+    if (!body.email) {
+      return phoneSignup(ctx, info, { ...body, phone: body.phone ?? '' }, userMetadata);
+    }
     const email = normaliseEmail(body.email);
     if (!isValidEmail(email)) throw invalidEmail();
     if (!body.password) throw errors.validation('Signup requires a valid password');

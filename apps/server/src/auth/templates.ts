@@ -7,6 +7,7 @@ import type { MailMessage } from './mailer.ts';
  */
 export type TemplateKind =
   | 'signup'
+  | 'invite'
   | 'magiclink'
   | 'recovery'
   | 'email_change_new'
@@ -31,6 +32,12 @@ const copy: Record<TemplateKind, { subject: string; intro: string; action: strin
     subject: 'Confirm your UpNext account',
     intro: 'Welcome to UpNext. Confirm your email address to finish creating your account.',
     action: 'Confirm my email',
+  },
+  invite: {
+    subject: 'You have been invited to UpNext',
+    intro:
+      'You have been invited to join UpNext. Accept the invitation, then choose a password for your account.',
+    action: 'Accept the invitation',
   },
   magiclink: {
     subject: 'Your UpNext sign-in link',

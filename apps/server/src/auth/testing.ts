@@ -5,6 +5,8 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createLifecycle } from '../lib/lifecycle.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { apiKey } from './admin.ts';
+import { ephemeralKeys } from './keys.ts';
 
 /** A free loopback port, so PUBLIC_URL (and the links in emails) can name it up front. */
 export async function freePort(): Promise<number> {
@@ -51,18 +53,25 @@ export async function startAuthServer(
       RATE_LIMIT_TOKEN: '0',
       RATE_LIMIT_OTP: '0',
       RATE_LIMIT_VERIFY: '0',
+      RATE_LIMIT_MFA: '0',
       RATE_LIMIT_EMAIL_SENT: '0',
       SMTP_MAX_FREQUENCY: '0',
+      SMS_MAX_FREQUENCY: '0',
+      RATE_LIMIT_SMS_SENT: '0',
       ...env,
     }),
     webDistDir: '/nonexistent-web-dist',
   };
   const lifecycle = createLifecycle();
   lifecycle.ready = true;
+  const authKeys = ephemeralKeys(config.auth.jwtSecret);
+  const serviceRoleKey = await apiKey(authKeys, config.auth.jwtIssuer, 'service_role');
+  const anonKey = await apiKey(authKeys, config.auth.jwtIssuer, 'anon');
   const app = await buildApp({
     config,
     database,
     lifecycle,
+    authKeys,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   await app.listen({ host: '127.0.0.1', port });
@@ -81,6 +90,14 @@ export async function startAuthServer(
     const code = /code: (\d{6})/.exec(message.text)?.[1];
     const link = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(message.text)?.[1];
     return { ...message, code, link };
+  }
+
+  /** The newest SMS to `phone` (any form), with its code. */
+  async function lastSms(phone: string) {
+    const [message] = await mailbox(phone);
+    if (!message) throw new Error(`no SMS for ${phone}`);
+    const code = /(\d{6,10}) is your/.exec(message.text)?.[1];
+    return { ...message, code };
   }
 
   /** The official client, unmodified, with an in-memory storage. */
@@ -104,15 +121,31 @@ export async function startAuthServer(
     });
   }
 
+  /** The admin API as a server uses it: auth-js with the service-role key. */
+  function admin() {
+    return new AuthClient({
+      url: authUrl,
+      headers: { Authorization: `Bearer ${serviceRoleKey}`, apikey: serviceRoleKey },
+      autoRefreshToken: false,
+      persistSession: false,
+      detectSessionInUrl: false,
+    }).admin;
+  }
+
   return {
     app,
     config,
+    authKeys,
+    serviceRoleKey,
+    anonKey,
+    admin,
     database,
     db: database.db,
     baseUrl,
     authUrl,
     mailbox,
     lastMail,
+    lastSms,
     client,
     close: async () => {
       await app.close();
@@ -128,4 +161,12 @@ let counter = 0;
 export function uniqueEmail(prefix = 'user'): string {
   counter++;
   return `${prefix}.${Date.now().toString(36)}.${counter}@example.com`;
+}
+
+let phoneCounter = 0;
+/** A unique E.164 number per call (German mobile range), as `+49…`. */
+export function uniquePhone(): string {
+  phoneCounter++;
+  const tail = `${Date.now() % 1_000_000}${String(phoneCounter).padStart(3, '0')}`;
+  return `+49151${tail.padStart(9, '0').slice(-9)}`;
 }

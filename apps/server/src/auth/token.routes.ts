@@ -6,6 +6,7 @@ import { optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
+import { assertPhoneEnabled, findUserByPhone, normalisePhone } from './phone.ts';
 import { exchangeAuthCode } from './pkce.ts';
 import { refreshSession, startSession } from './sessions.ts';
 import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
@@ -29,9 +30,10 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (!body.password || (!body.email && !body.phone)) {
         throw errors.validation('You must provide either an email or phone number and a password');
       }
+      if (!body.email) assertPhoneEnabled(ctx);
       const user = body.email
         ? await findUserByEmail(ctx.db, normaliseEmail(body.email))
-        : undefined;
+        : await findUserByPhone(ctx.db, normalisePhone(body.phone ?? ''));
       if (!user?.encryptedPassword) {
         await burnPasswordCheck(body.password);
         throw errors.invalidCredentials();
@@ -39,8 +41,11 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const check = await checkPassword(body.password, user.encryptedPassword);
       if (!check.ok) throw errors.invalidCredentials();
       if (isBanned(user, ctx.clock())) throw errors.userBanned();
-      if (!user.emailConfirmedAt) {
+      if (body.email && !user.emailConfirmedAt) {
         throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+      }
+      if (!body.email && !user.phoneConfirmedAt) {
+        throw new AuthError(400, 'phone_not_confirmed', 'Phone not confirmed');
       }
       const rehashed = check.needsRehash ? await hashPassword(body.password) : undefined;
       const session = await ctx.db.transaction(async (tx) => {

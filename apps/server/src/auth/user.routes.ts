@@ -7,8 +7,10 @@ import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
+import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
+import { preparePhoneChange, requestPhoneChange } from './phone.routes.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -58,7 +60,11 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (!audiences.includes(audience)) {
       throw errors.badJwt("token audience doesn't match request audience");
     }
-    return userJson(user, await identitiesOf(ctx.db, user.id));
+    return userJson(
+      user,
+      await identitiesOf(ctx.db, user.id),
+      await factorsJsonOf(ctx.db, user.id),
+    );
   });
 
   app.put('/user', async (request) => {
@@ -69,7 +75,20 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (body.app_metadata !== undefined && body.app_metadata !== null) {
       throw new AuthError(403, 'not_admin', 'User not allowed');
     }
-    if (body.phone) throw errors.phoneDisabled();
+    const changesEmail = Boolean(body.email && normaliseEmail(body.email) !== user.email);
+    // With a verified MFA factor, the address and the password change only at aal2.
+    if (
+      (changesEmail || body.password) &&
+      session?.aal !== 'aal2' &&
+      (await hasVerifiedFactor(ctx.db, user.id))
+    ) {
+      throw new AuthError(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      );
+    }
+    const newPhone = body.phone ? await preparePhoneChange(ctx, user, body.phone) : undefined;
     let newEmail: string | undefined;
     if (body.email && normaliseEmail(body.email) !== user.email) {
       newEmail = normaliseEmail(body.email);
@@ -193,7 +212,12 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return row;
     });
     for (const send of mails) await send();
-    return userJson(updated, await identitiesOf(ctx.db, user.id));
+    const final = newPhone ? await requestPhoneChange(ctx, info, updated, newPhone) : updated;
+    return userJson(
+      final,
+      await identitiesOf(ctx.db, user.id),
+      await factorsJsonOf(ctx.db, user.id),
+    );
   });
 
   // Sends a one-time code (the nonce for a password change) to the user's confirmed email.

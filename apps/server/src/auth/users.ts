@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authIdentities, authUsers } from '../db/schema/auth.ts';
+import type { FactorJson } from './mfa-factors.ts';
 
 export type UserRow = typeof authUsers.$inferSelect;
 export type IdentityRow = typeof authIdentities.$inferSelect;
@@ -213,8 +214,8 @@ function identityJson(identity: IdentityRow) {
   };
 }
 
-/** GoTrue's User JSON: optional timestamps only when set; never a secret. */
-export function userJson(user: UserRow, identities: IdentityRow[]) {
+/** GoTrue's User JSON: optional timestamps (and factors) only when set; never a secret. */
+export function userJson(user: UserRow, identities: IdentityRow[], factors: FactorJson[] = []) {
   const confirmedAt = [user.emailConfirmedAt, user.phoneConfirmedAt]
     .filter((value): value is Date => value !== null)
     .sort((a, b) => a.getTime() - b.getTime())[0];
@@ -236,6 +237,7 @@ export function userJson(user: UserRow, identities: IdentityRow[]) {
   add('invited_at', user.invitedAt);
   add('last_sign_in_at', user.lastSignInAt);
   add('banned_until', user.bannedUntil);
+  add('deleted_at', user.deletedAt);
   return {
     id: user.id,
     aud: user.aud,
@@ -249,6 +251,7 @@ export function userJson(user: UserRow, identities: IdentityRow[]) {
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
     is_anonymous: user.isAnonymous,
+    ...(factors.length > 0 ? { factors } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   sendAuthEmail,
   tokenTypesFor,
 } from './one-time-tokens.ts';
+import { phoneOtp, phoneResend, phoneVerify } from './phone.routes.ts';
 import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
@@ -144,7 +145,14 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
     const body = parseBody(verifyBody, request.body);
     if (!isVerifyType(body.type)) {
-      if (body.type === 'sms' || body.type === 'phone_change') throw errors.phoneDisabled();
+      if (body.type === 'sms' || body.type === 'phone_change') {
+        // SMS carry codes only: there is no link (token_hash) to verify.
+        if (body.token_hash) throw errors.otpExpired();
+        if (!body.phone || !body.token) {
+          throw errors.validation('Verify requires a phone number and a token');
+        }
+        return phoneVerify(ctx, info, body.type, body.phone, body.token);
+      }
       throw errors.validation('Verify requires a verification type');
     }
     if (body.token_hash) {
@@ -153,7 +161,6 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       }
       return answer(await verify(info, body.type, { linkToken: body.token_hash }));
     }
-    if (body.phone) throw errors.phoneDisabled();
     if (!body.email || !body.token) {
       throw errors.validation('Verify requires either a token_hash or an email and a token');
     }
@@ -219,7 +226,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(otpBody, request.body);
     const pkce = pkceFromBody(body);
-    if (!body.email && body.phone) throw errors.phoneDisabled();
+    if (!body.email && body.phone) return phoneOtp(ctx, info, { ...body, phone: body.phone });
     const email = validEmail(body.email);
     const redirectTo = resolveRedirect(
       ctx.redirects,
@@ -311,7 +318,9 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(emailBody, request.body);
     const pkce = pkceFromBody(body);
-    if (body.type === 'sms' || body.type === 'phone_change') throw errors.phoneDisabled();
+    if (body.type === 'sms' || body.type === 'phone_change') {
+      return phoneResend(ctx, info, body.type, body.phone);
+    }
     if (body.type !== 'signup' && body.type !== 'email_change') {
       throw errors.validation(
         'Missing one of these types: signup, email_change, sms, phone_change',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { AuthContextRef } from '../auth/context.ts';
 import type { AuthKeys } from '../auth/keys.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -7,7 +8,7 @@ import type { EventPublisher } from '../lib/events.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
 import { companyRoutes } from '../modules/companies/companies.routes.ts';
 import type { InviteUser } from '../modules/companies/companies.service.ts';
-import { createFallbackInviter } from '../modules/companies/invite.fallback.ts';
+import { createInviter } from '../modules/companies/inviter.ts';
 import { promotionRoutes } from '../modules/promotions/promotions.routes.ts';
 import { queueRoutes } from '../modules/queues/queues.routes.ts';
 import { requestRoutes } from '../modules/requests/requests.routes.ts';
@@ -24,6 +25,8 @@ export type ApiDeps = {
   clock: Clock;
   keys: AuthKeys;
   publisher: EventPublisher;
+  /** The auth service's context once it has started (server-side invites). */
+  authService?: AuthContextRef;
 };
 
 /**
@@ -47,7 +50,12 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
 
   await app.register(systemRoutes, deps);
   const db = deps.database.db;
-  const inviteUser: InviteUser = createFallbackInviter({ db, clock, config });
+  const inviteUser: InviteUser = createInviter({
+    db,
+    clock,
+    config,
+    authService: options.authService,
+  });
   await app.register(companyRoutes, { db, clock, inviteUser });
   await app.register(userRoutes, { db, clock });
   await app.register(queueRoutes, { db, clock });

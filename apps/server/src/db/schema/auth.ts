@@ -140,6 +140,7 @@ export const oneTimeTokenTypes = [
   'email_change_token_new',
   'email_change_token_current',
   'phone_change_token',
+  'invite_token',
 ] as const;
 export type OneTimeTokenType = (typeof oneTimeTokenTypes)[number];
 
@@ -188,6 +189,52 @@ export const authFlowStates = authSchema.table(
     ...timestamps,
   },
   (t) => [uniqueIndex('flow_states_auth_code_hash_key').on(t.authCodeHash)],
+);
+
+/** MFA factors (TOTP; phone). The TOTP secret is stored encrypted (AES-256-GCM). */
+export const authMfaFactors = authSchema.table(
+  'mfa_factors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    friendlyName: text('friendly_name'),
+    factorType: text('factor_type', { enum: ['totp', 'phone'] }).notNull(),
+    status: text('status', { enum: ['unverified', 'verified'] })
+      .notNull()
+      .default('unverified'),
+    /** base64url(iv | tag | ciphertext) of the base32 TOTP secret. */
+    secret: text('secret'),
+    /** Digits only, no leading `+` (phone factors). */
+    phone: text('phone'),
+    /** The highest TOTP time step accepted: a code is never accepted twice. */
+    lastUsedStep: integer('last_used_step'),
+    lastChallengedAt: timestamp('last_challenged_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('mfa_factors_user_friendly_name_key').on(t.userId, t.friendlyName),
+    index('mfa_factors_user_id_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** One challenge per verification attempt: single use, expiring, bound to the caller's IP. */
+export const authMfaChallenges = authSchema.table(
+  'mfa_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    factorId: uuid('factor_id')
+      .notNull()
+      .references(() => authMfaFactors.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    /** Keyed hash of the code sent by SMS (phone factors). */
+    otpHash: text('otp_hash'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mfa_challenges_factor_id_idx').on(t.factorId)],
 );
 
 export const authAuditLog = authSchema.table(

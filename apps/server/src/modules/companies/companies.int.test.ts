@@ -120,7 +120,9 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
       .from(authDevMailbox)
       .where(eq(authDevMailbox.to, email));
     expect(mail).toHaveLength(1);
-    expect(mail[0]?.text).toContain('Harbour Clinic');
+    // The auth service's invitation: its link confirms the address and signs them in.
+    expect(mail[0]?.subject).toBe('You have been invited to UpNext');
+    expect(mail[0]?.text).toMatch(/\/auth\/v1\/verify\?token=[^&\s]+&type=invite/);
 
     // Inviting again is a clear conflict, not a second row.
     const again = await inject(owner, 'POST', `/company/${companyId}/users`, {
@@ -129,13 +131,49 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('already_member');
+    const mails = await database.db
+      .select()
+      .from(authDevMailbox)
+      .where(eq(authDevMailbox.to, email));
+    expect(mails).toHaveLength(1);
 
     // An invited member has no rights yet and cannot be activated by hand ...
     const patch = await inject(owner, 'PATCH', `/company/${companyId}/users/${invited.userId}`, {
       status: 'active',
     });
     expect(patch.json().error.code).toBe('invite_pending');
-    // ... they become active when they sign in (next test).
+    // Accepting: the link signs them in; reading their roles record activates the membership.
+    const link = new URL(/https?:\/\/\S+type=invite\S*/.exec(mail[0]?.text ?? '')?.[0] ?? '');
+    const verify = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(verify.statusCode).toBe(303);
+    const fragment = new URLSearchParams(new URL(verify.headers.location as string).hash.slice(1));
+    const accessToken = fragment.get('access_token');
+    expect(accessToken).toBeTruthy();
+    const data = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/user-data',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(data.json().data.companies).toEqual([
+      expect.objectContaining({ companyId, role: 'staff', status: 'active' }),
+    ]);
+  });
+
+  it('adds an existing confirmed account directly, with a notice instead of a new account', async () => {
+    const existing = await createTestUser(t);
+    const usersBefore = await database.db.$count(authUsers);
+    const response = await inject(owner, 'POST', `/company/${companyId}/users`, {
+      email: existing.email,
+      role: 'admin',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().data).toMatchObject({ userId: existing.userId, status: 'invited' });
+    expect(await database.db.$count(authUsers)).toBe(usersBefore);
+    const [notice] = await database.db
+      .select()
+      .from(authDevMailbox)
+      .where(eq(authDevMailbox.to, existing.email));
+    expect(notice?.text).toContain('Harbour Clinic');
   });
 
   it('activates invited memberships when the invitee reads their own roles record', async () => {

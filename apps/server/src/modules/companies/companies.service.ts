@@ -6,7 +6,7 @@ import type {
   UpdateCompanyBody,
   UpdateCompanyUserBody,
 } from '@upnext/contract/companies';
-import { isUniqueViolation, normaliseEmail } from '../../auth/users.ts';
+import { findUserByEmail, isUniqueViolation, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -182,6 +182,9 @@ export async function inviteCompanyUser(
   const company = await findCompany(deps.db, companyId);
   if (!company) throw new AppError('not_found', 'No such company.');
   const email = normaliseEmail(body.email);
+  // Refuse before anything is sent: an existing member gets no second invite mail.
+  const existing = await findUserByEmail(deps.db, email);
+  if (existing && (await findMember(deps.db, companyId, existing.id))) throw alreadyMember();
   const { userId } = await deps.inviteUser({
     email,
     invitedBy: inviter,
@@ -200,15 +203,16 @@ export async function inviteCompanyUser(
       updatedAt: now,
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError('already_member', 'This person is already a member of the company.');
-    }
+    if (isUniqueViolation(error)) throw alreadyMember();
     throw error;
   }
   const member = await findMember(deps.db, companyId, userId);
   if (!member) throw new Error('member vanished');
   return memberJson(member);
 }
+
+const alreadyMember = () =>
+  new AppError('already_member', 'This person is already a member of the company.');
 
 const lastOwner = () =>
   new AppError(

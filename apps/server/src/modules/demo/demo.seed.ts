@@ -1,20 +1,34 @@
 import { sql } from 'drizzle-orm';
+import { createEmailUser, findUserByEmail } from '../../auth/users.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   appSettings,
   companies,
+  companyUsers,
   queues,
   serviceAreas,
   serviceTypes,
   sessionServices,
   sessions,
   slots,
+  subQueueStaff,
   subQueues,
+  userProfiles,
 } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, localDate, weekday } from '../../lib/dates.ts';
+import { newSubscribeId } from '../users/users.repository.ts';
 
 export const DEMO_SEEDED_KEY = 'demo_seeded_at';
+/** Documented in the README; seeded only when SEED_DEMO_ACCOUNTS allows (not in production by default). */
+export const DEMO_PASSWORD = 'harbourview-demo';
+export const DEMO_OWNER_EMAIL = 'owner@harbourview.example';
+export const DEMO_STAFF_EMAIL = 'staff@harbourview.example';
+
+export type DemoOptions = {
+  /** Sign-in accounts for the demo company: an owner and a staff member. */
+  accounts?: { passwordHash: () => Promise<string> };
+};
 export const DEMO_COMPANY_SLUG = 'harbourview-health';
 const DEMO_TIMEZONE = 'Europe/London';
 /** Today and the next six days, so the demo always has something live and something ahead. */
@@ -34,7 +48,11 @@ type SessionPlan = {
  * the same transaction, so two instances starting together seed once, and deleting the
  * demo company later does not bring it back.
  */
-export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
+export async function seedDemoData(
+  db: Db,
+  clock: Clock,
+  options: DemoOptions = {},
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const claimed = await tx
       .insert(appSettings)
@@ -96,6 +114,39 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
       ],
     });
 
+    if (options.accounts) {
+      const passwordHash = await options.accounts.passwordHash();
+      const now = clock();
+      const owner = await demoAccount(tx, DEMO_OWNER_EMAIL, 'Priya Fernando', passwordHash, now);
+      const staff = await demoAccount(tx, DEMO_STAFF_EMAIL, 'Sam Okoro', passwordHash, now);
+      const members: Array<typeof companyUsers.$inferInsert> = [];
+      const assignments: Array<typeof subQueueStaff.$inferInsert> = [];
+      if (owner) {
+        members.push({
+          companyId: company.id,
+          userId: owner,
+          email: DEMO_OWNER_EMAIL,
+          role: 'owner',
+          status: 'active',
+        });
+        // The owner runs telehealth; the staff member a GP list and a phlebotomy room.
+        assignments.push({ subQueueId: nth(video.subQueueIds, 0), userId: owner });
+      }
+      if (staff) {
+        members.push({
+          companyId: company.id,
+          userId: staff,
+          email: DEMO_STAFF_EMAIL,
+          role: 'staff',
+          status: 'active',
+        });
+        assignments.push({ subQueueId: nth(gp.subQueueIds, 0), userId: staff });
+        assignments.push({ subQueueId: nth(bloods.subQueueIds, 0), userId: staff });
+      }
+      if (members.length > 0) await tx.insert(companyUsers).values(members);
+      if (assignments.length > 0) await tx.insert(subQueueStaff).values(assignments);
+    }
+
     const today = localDate(clock(), DEMO_TIMEZONE);
     for (let offset = 0; offset < DEMO_DAYS; offset++) {
       const day = addDays(today, offset);
@@ -140,6 +191,32 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
     }
     return true;
   });
+}
+
+/**
+ * A confirmed email account with a password and a profile; undefined when the address is
+ * already taken (someone else's account is never made a demo owner).
+ */
+async function demoAccount(
+  tx: Tx,
+  email: string,
+  displayName: string,
+  passwordHash: string,
+  now: Date,
+): Promise<string | undefined> {
+  if (await findUserByEmail(tx, email)) return undefined;
+  const user = await createEmailUser(tx, {
+    email,
+    encryptedPassword: passwordHash,
+    userMetadata: { full_name: displayName },
+    confirmedAt: now,
+    now,
+    aud: 'authenticated',
+  });
+  await tx
+    .insert(userProfiles)
+    .values({ userId: user.id, displayName, subscribeId: newSubscribeId() });
+  return user.id;
 }
 
 function nth(ids: string[], index: number): string {

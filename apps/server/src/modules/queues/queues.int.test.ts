@@ -43,15 +43,13 @@ describe.each(testDrivers)('queues, sub-queues, service types and areas (%s)', (
     companyId = (
       await inject(owner, 'POST', '/company', { name: 'Q Clinic', timezone: 'Europe/London' })
     ).json().data.id;
-    await database.db
-      .insert(companyUsers)
-      .values({
-        companyId,
-        userId: staff.userId,
-        email: staff.email,
-        role: 'staff',
-        status: 'active',
-      });
+    await database.db.insert(companyUsers).values({
+      companyId,
+      userId: staff.userId,
+      email: staff.email,
+      role: 'staff',
+      status: 'active',
+    });
   });
   afterAll(async () => {
     await t?.app.close();

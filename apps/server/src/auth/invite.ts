@@ -1,0 +1,80 @@
+import { audit } from './audit.ts';
+import type { AuthContext, RequestInfo } from './context.ts';
+import { factorsJsonOf } from './mfa-factors.ts';
+import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
+import { resolveRedirect } from './redirect.ts';
+import { invalidEmail } from './signup.routes.ts';
+import {
+  createEmailUser,
+  findUserByEmail,
+  identitiesOf,
+  isUniqueViolation,
+  isValidEmail,
+  normaliseEmail,
+  type UserJson,
+  userJson,
+} from './users.ts';
+import { emailExists } from './verify.routes.ts';
+
+export type InviteOptions = {
+  /** Where the invitation link lands (allow-listed like every redirect; else SITE_URL). */
+  redirectTo?: string | undefined;
+  /** Stored as the new user's user_metadata. */
+  data?: Record<string, unknown> | undefined;
+};
+
+/** For calls from other modules (no HTTP request of the auth API behind them). */
+const SERVER_CALL: RequestInfo = { ip: 'server', userAgent: null, requestId: 'server' };
+
+/**
+ * Invites someone by email (GoTrue's POST /invite, also called server-side, e.g. by the
+ * company module to invite staff): creates the user without a password, unconfirmed, and
+ * mails the branded invitation. Its link (or code, type `invite`) confirms the address and
+ * signs the user in at `redirectTo`, where they choose a password (PUT /user). Inviting an
+ * address again before it was accepted sends a new invitation; an address with a confirmed
+ * account answers 422 email_exists.
+ */
+export async function inviteUserByEmail(
+  ctx: AuthContext,
+  email: string,
+  options: InviteOptions = {},
+  info: RequestInfo = SERVER_CALL,
+): Promise<UserJson> {
+  const address = normaliseEmail(email);
+  if (!isValidEmail(address)) throw invalidEmail();
+  const redirectTo = resolveRedirect(ctx.redirects, options.redirectTo);
+  const run = () =>
+    ctx.db.transaction(async (tx) => {
+      const now = ctx.clock();
+      const existing = await findUserByEmail(tx, address);
+      if (existing?.emailConfirmedAt) throw emailExists();
+      const user =
+        existing ??
+        (await createEmailUser(tx, {
+          email: address,
+          encryptedPassword: null,
+          userMetadata: options.data ?? {},
+          confirmedAt: null,
+          now,
+          aud: ctx.auth.jwtAud,
+        }));
+      const link = await issueToken(ctx, tx, user, 'invite_token', address, redirectTo);
+      await audit(tx, info, 'user_invited', user.id, {});
+      const invited = (await findUserByEmail(tx, address)) ?? user;
+      return { user: invited, link };
+    });
+  let outcome: Awaited<ReturnType<typeof run>>;
+  try {
+    outcome = await run();
+  } catch (error) {
+    // A sign-up or another invitation for the address won the race.
+    if (isUniqueViolation(error)) throw emailExists();
+    throw error;
+  }
+  await sendAuthEmail(ctx, 'invite', address, { ...outcome.link, type: 'invite', redirectTo });
+  return userJson(
+    outcome.user,
+    await identitiesOf(ctx.db, outcome.user.id),
+    await factorsJsonOf(ctx.db, outcome.user.id),
+  );
+}

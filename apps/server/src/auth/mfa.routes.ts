@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { optionalString, parseBody } from './body.ts';
+import { type AuthContext, requestInfo } from './context.ts';
+import { AuthError, errors } from './errors.ts';
+import { authenticate } from './guard.ts';
+import { createChallenge, enrollPhone, enrollTotp, unenroll, verifyChallenge } from './mfa.ts';
+import { createIpLimiter } from './rate-limit.ts';
+
+const enrollBody = z.object({
+  factor_type: optionalString,
+  friendly_name: optionalString,
+  issuer: optionalString,
+  phone: optionalString,
+});
+// auth-js also sends factorId and webauthn to /challenge: ignored.
+const verifyBody = z.object({ challenge_id: optionalString, code: optionalString });
+const challengeBody = z.object({ channel: optionalString });
+
+type FactorParams = { Params: { id: string } };
+
+/** GoTrue's MFA endpoints (CONTRACT.md §1.8); factors are listed by GET /user. */
+export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  // Challenges and verifications per client IP per minute (GoTrue: 15).
+  const limiter = createIpLimiter(ctx.clock, 60_000);
+  const limit = (ip: string) => limiter.hit('mfa', ip, ctx.auth.mfa.rateLimit);
+
+  app.post('/factors', async (request) => {
+    const info = requestInfo(request);
+    const auth = await authenticate(ctx, request);
+    const body = parseBody(enrollBody, request.body);
+    switch (body.factor_type) {
+      case 'totp':
+        return enrollTotp(
+          ctx,
+          auth,
+          { friendlyName: body.friendly_name ?? undefined, issuer: body.issuer ?? undefined },
+          info,
+        );
+      case 'phone':
+        return enrollPhone(
+          ctx,
+          auth,
+          { friendlyName: body.friendly_name ?? undefined, phone: body.phone ?? undefined },
+          info,
+        );
+      case 'webauthn':
+        throw new AuthError(
+          422,
+          'mfa_webauthn_enroll_not_enabled',
+          'MFA enroll is disabled for WebAuthn',
+        );
+      default:
+        throw errors.validation('factor_type needs to be totp, phone or webauthn');
+    }
+  });
+
+  app.post<FactorParams>('/factors/:id/challenge', async (request) => {
+    const info = requestInfo(request);
+    limit(info.ip);
+    const auth = await authenticate(ctx, request);
+    const body = parseBody(challengeBody, request.body);
+    return createChallenge(
+      ctx,
+      auth,
+      request.params.id,
+      { channel: body.channel ?? undefined },
+      info,
+    );
+  });
+
+  app.post<FactorParams>('/factors/:id/verify', async (request) => {
+    const info = requestInfo(request);
+    limit(info.ip);
+    const auth = await authenticate(ctx, request);
+    const body = parseBody(verifyBody, request.body);
+    return verifyChallenge(
+      ctx,
+      auth,
+      request.params.id,
+      { challengeId: body.challenge_id ?? undefined, code: body.code ?? undefined },
+      info,
+    );
+  });
+
+  app.delete<FactorParams>('/factors/:id', async (request) => {
+    const info = requestInfo(request);
+    const auth = await authenticate(ctx, request);
+    return unenroll(ctx, auth, request.params.id, info);
+  });
+}
