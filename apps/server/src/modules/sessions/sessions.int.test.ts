@@ -9,6 +9,7 @@ import { addMember, createQueueFixture } from './sessions.fixtures.ts';
 // Friday 20 March 2026, 10:00 UTC. Europe/London moves to BST on Sunday 29 March.
 const NOW = new Date('2026-03-20T10:00:00Z');
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read loosely here; their schemas are checked by the app
 type Json = Record<string, any>;
 
 describe.each(testDrivers)('sessions (%s)', (driver) => {
@@ -170,6 +171,38 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     expect(await countSessions()).toBe(before);
   });
 
+  it('lets only one of two concurrent overlapping schedules on a sub-queue through', async () => {
+    const before = await countSessions();
+    const [a, b] = await Promise.all([
+      schedule({ date: '2026-08-03', startTime: '09:00', endTime: '11:00' }),
+      schedule({ date: '2026-08-03', startTime: '10:00', endTime: '12:00' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    expect([a, b].find((r) => r.statusCode === 409)?.json().error.code).toBe('session_overlap');
+    expect(await countSessions()).toBe(before + 1);
+  });
+
+  it('refuses a window that a daylight-saving gap empties, naming the field', async () => {
+    // On 29 March 2026 London clocks jump from 01:00 to 02:00: 01:00-02:00 does not exist.
+    const response = await schedule({ date: '2026-03-29', startTime: '01:00', endTime: '02:00' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.issues[0].field).toBe('body.endTime');
+  });
+
+  it('refuses scheduling on an archived queue', async () => {
+    const archived = await createQueueFixture(database.db, { status: 'archived' });
+    await addMember(database.db, archived.company.id, owner.userId, 'owner');
+    const response = await post('/queues/sessions/schedule', {
+      queueId: archived.queue.id,
+      date: '2026-04-20',
+      startTime: '09:00',
+      endTime: '10:00',
+      capacity: 5,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('conflict');
+  });
+
   it('answers validation_failed naming the field and changes nothing', async () => {
     const before = await countSessions();
     const backwards = await schedule({ startTime: '12:00', endTime: '09:00' });
@@ -297,6 +330,51 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     expect((await database.db.select().from(sessions).where(eq(sessions.id, b?.id))).length).toBe(
       1,
     );
+  });
+
+  it('refuses bad edits with validation_failed naming the field and changes nothing', async () => {
+    const [a] = await series('2026-10-20', '2026-10-20');
+    const empty = await post('/queues/sessions/edit', { sessionId: a?.id, changes: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(JSON.stringify(empty.json().error.details)).toContain('changes');
+    // Starting at 10:30 leaves the stored end (10:00) before the start.
+    const late = await post('/queues/sessions/edit', {
+      sessionId: a?.id,
+      changes: { startTime: '10:30' },
+    });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().error.details.issues[0].field).toBe('body.changes.endTime');
+    const dateForSeries = await post('/queues/sessions/edit', {
+      sessionId: a?.id,
+      scope: 'following',
+      changes: { date: '2026-10-21' },
+    });
+    expect(dateForSeries.statusCode).toBe(400);
+    expect(JSON.stringify(dateForSeries.json().error.details)).toContain('changes.date');
+    const [row] = await database.db.select().from(sessions).where(eq(sessions.id, a?.id));
+    expect([row?.date, row?.startTime, row?.endTime]).toEqual([
+      '2026-10-20',
+      '09:00:00',
+      '10:00:00',
+    ]);
+  });
+
+  it('leaves cancelled later sessions of a series alone when editing the following ones', async () => {
+    const [a, b, c] = await series('2027-02-02', '2027-02-16');
+    const cancel = await post('/queues/sessions/status', { sessionId: c?.id, status: 'cancelled' });
+    expect(cancel.statusCode).toBe(200);
+    const edited = await post('/queues/sessions/edit', {
+      sessionId: a?.id,
+      scope: 'following',
+      changes: { startTime: '08:00' },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data.sessions.map((s: Json) => s.id)).toEqual([a?.id, b?.id]);
+    const [row] = await database.db.select().from(sessions).where(eq(sessions.id, c?.id));
+    expect([row?.status, row?.startTime]).toEqual(['cancelled', '09:00:00']);
+    // Deleting the following ones takes the cancelled one too.
+    const deleted = await post('/queues/sessions/delete', { sessionId: b?.id, scope: 'following' });
+    expect(deleted.json().data.deletedIds).toEqual([b?.id, c?.id]);
   });
 
   it('deletes this session, or this and the following ones of its series', async () => {
@@ -554,5 +632,12 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
       expect(Object.keys(operation?.responses ?? {}).some((s) => s.startsWith('2'))).toBe(true);
       if (method === 'post') expect(operation?.requestBody).toBeDefined();
     }
+    const codesOf = (path: string) => paths[path]?.post?.description as string;
+    expect(codesOf('/api/queues/sessions/schedule')).toContain('409 session_overlap');
+    expect(codesOf('/api/queues/sessions/status')).toContain('409 invalid_transition');
+    expect(codesOf('/api/queues/sessions/edit')).toMatch(
+      /session_not_editable.*session_has_tokens/,
+    );
+    expect(codesOf('/api/queues/sessions/delete')).toContain('400 validation_failed');
   });
 });

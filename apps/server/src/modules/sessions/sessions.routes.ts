@@ -1,4 +1,4 @@
-import { dataEnvelope, errorEnvelopeSchema } from '@upnext/contract/errors';
+import { dataEnvelope } from '@upnext/contract/errors';
 import {
   deleteSessionInputSchema,
   deleteSessionResultSchema,
@@ -18,21 +18,23 @@ import {
   slotsStatusInputSchema,
 } from '@upnext/contract/sessions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { type ZodType, z } from 'zod';
 import type { ApiDeps } from '../../http/api.ts';
+import { routeDoc, signedIn } from '../../http/route-docs.ts';
+import type { ErrorCode } from '../../lib/errors.ts';
 import * as service from './sessions.service.ts';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
-const readErrors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema };
-const tags = ['sessions'];
-/** A bearer token is optional: reads answer anonymous callers too, writes answer 401. */
-const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
+/**
+ * Schema fields of a route: tag, summary, success and error bodies, and a description that
+ * explains the rule and names every stable error code (through the shared `routeDoc`).
+ */
+function doc(summary: string, about: string, success: Record<number, ZodType>, codes: ErrorCode[]) {
+  const base = routeDoc('sessions', summary, success, codes);
+  return { ...base, description: `${about} ${base.description}` };
+}
+/** Reads answer anonymous callers too (public queues); a bad token is still 401. */
+const read: ErrorCode[] = ['validation_failed', 'unauthorized', 'not_found'];
+const write: ErrorCode[] = [...signedIn, 'not_found'];
 
 /** Sessions, their services and slots (spec §7 paths; PRODUCT.md rules). */
 export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
@@ -45,20 +47,19 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/schedule',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Schedule one session or a weekly series with its services (or preview it)',
-        description:
+        ...doc(
+          'Schedule one session or a weekly series with its services (or preview it)',
           'Owners and admins. Dates and times are in the company time zone. With `preview: true` ' +
-          'nothing is saved and the answer lists what would be created and its conflicts. ' +
-          'Errors: 400 validation_failed (details.issues[].field), 401 unauthorized, 403 forbidden, ' +
-          '404 not_found (queue), 409 session_overlap (details.conflicts).',
+            'nothing is saved (200) and the answer lists what would be created and its conflicts; ' +
+            'a save answers 201. Overlaps on one sub-queue are refused (details.conflicts); ' +
+            'archived queues are a conflict.',
+          {
+            200: dataEnvelope(scheduleResultSchema),
+            201: dataEnvelope(scheduleResultSchema),
+          },
+          [...write, 'session_overlap', 'conflict'],
+        ),
         body: scheduleSessionInputSchema,
-        response: {
-          200: dataEnvelope(scheduleResultSchema),
-          201: dataEnvelope(scheduleResultSchema),
-          ...errors,
-        },
       },
     },
     async (request, reply) => {
@@ -71,15 +72,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/edit',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Edit this session, or it and the following ones of its series',
-        description:
+        ...doc(
+          'Edit this session, or it and the following ones of its series',
           'Owners and admins; scheduled sessions without tokens only (cancelled later ones of a ' +
-          'series are left alone). Errors: 400 validation_failed, 401, 403, 404 not_found, ' +
-          '409 session_not_editable | session_has_tokens | session_overlap.',
+            'series are left alone). Changed windows regenerate the slots.',
+          { 200: dataEnvelope(editSessionResultSchema) },
+          [...write, 'session_not_editable', 'session_has_tokens', 'session_overlap'],
+        ),
         body: editSessionInputSchema,
-        response: { 200: dataEnvelope(editSessionResultSchema), ...errors },
       },
     },
     async (request) => ({
@@ -91,14 +91,13 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/delete',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Delete this session, or it and the following ones of its series',
-        description:
-          'Owners and admins; scheduled or cancelled sessions without tokens only. Errors: ' +
-          '400 validation_failed, 401, 403, 404 not_found, 409 session_not_editable | session_has_tokens.',
+        ...doc(
+          'Delete this session, or it and the following ones of its series',
+          'Owners and admins; scheduled or cancelled sessions without tokens only.',
+          { 200: dataEnvelope(deleteSessionResultSchema) },
+          [...write, 'session_not_editable', 'session_has_tokens'],
+        ),
         body: deleteSessionInputSchema,
-        response: { 200: dataEnvelope(deleteSessionResultSchema), ...errors },
       },
     },
     async (request) => ({
@@ -110,15 +109,15 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/status',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Open, pause, close or cancel a session',
-        description:
-          'scheduled → open ⇄ paused → closed; scheduled, open or paused → cancelled. Owners and ' +
-          "admins, and staff assigned to the session's sub-queue. Errors: 400 validation_failed, " +
-          '401, 403, 404 not_found, 409 invalid_transition (details.from, details.to).',
+        ...doc(
+          'Open, pause, close or cancel a session',
+          'scheduled → open ⇄ paused → closed; scheduled, open or paused → cancelled; anything ' +
+            'else is invalid_transition (details.from, details.to). Owners and admins, and staff ' +
+            "assigned to the session's sub-queue.",
+          { 200: dataEnvelope(sessionSchema) },
+          [...write, 'invalid_transition'],
+        ),
         body: sessionStatusInputSchema,
-        response: { 200: dataEnvelope(sessionSchema), ...errors },
       },
     },
     async (request) => ({
@@ -130,15 +129,16 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/:qid/sessions',
     {
       schema: {
-        tags,
-        security,
-        summary: "A queue's sessions from today (X-user-timezone) or a date range",
-        description:
-          'Company members see every session; others only live sessions of active public or ' +
-          'unlisted queues. Errors: 400 validation_failed, 401, 404 not_found (also private queues).',
+        ...doc(
+          "A queue's sessions from today (X-user-timezone) or in a date range",
+          'Company members see every session; others only live sessions (not cancelled or ' +
+            'closed, not ended) of active public or unlisted queues (private ones with an ' +
+            'approved join request). Hidden queues are not_found.',
+          { 200: dataEnvelope(sessionListSchema) },
+          read,
+        ),
         params: z.object({ qid: z.uuid() }),
         querystring: queueSessionsQuerySchema,
-        response: { 200: dataEnvelope(sessionListSchema), ...readErrors },
       },
     },
     async (request) => ({
@@ -155,12 +155,13 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/company/queues/:qid/sessions/:sessionId',
     {
       schema: {
-        tags,
-        security,
-        summary: 'One session with live counts (waiting, served, now serving)',
-        description: 'Errors: 400 validation_failed, 401, 404 not_found.',
+        ...doc(
+          'One session with live counts (waiting, served, now serving)',
+          'Readable by company members and by anyone who can see the queue.',
+          { 200: dataEnvelope(sessionSchema) },
+          read,
+        ),
         params: z.object({ qid: z.uuid(), sessionId: z.uuid() }),
-        response: { 200: dataEnvelope(sessionSchema), ...readErrors },
       },
     },
     async (request) => ({
@@ -177,18 +178,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions',
     {
       schema: {
-        tags,
-        security,
-        summary: "The signed-in member's sessions on a day (default today in X-user-timezone)",
-        description:
+        ...doc(
+          "The signed-in member's sessions on a day (default: today in X-user-timezone)",
           'Owners and admins: every session of their companies; staff: sessions of the ' +
-          'sub-queues assigned to them. Errors: 400 validation_failed, 401 unauthorized.',
+            'sub-queues assigned to them; anyone else: none.',
+          { 200: dataEnvelope(sessionListSchema) },
+          ['validation_failed', 'unauthorized'],
+        ),
         querystring: mySessionsQuerySchema,
-        response: {
-          200: dataEnvelope(sessionListSchema),
-          400: errorEnvelopeSchema,
-          401: errorEnvelopeSchema,
-        },
       },
     },
     async (request) => ({
@@ -200,18 +197,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/query',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Find sessions by queue, company, sub-queue, date range and status',
-        description:
+        ...doc(
+          'Find sessions by queue, company, sub-queue, date range and status',
           "Members see their companies' sessions; everyone else live sessions of active public " +
-          'queues (unlisted ones too when asked by queueId). Errors: 400 validation_failed, 401.',
+            'queues (unlisted ones too when asked by queueId). `from` defaults to today.',
+          { 200: dataEnvelope(sessionListSchema) },
+          ['validation_failed', 'unauthorized'],
+        ),
         body: sessionQuerySchema,
-        response: {
-          200: dataEnvelope(sessionListSchema),
-          400: errorEnvelopeSchema,
-          401: errorEnvelopeSchema,
-        },
       },
     },
     async (request) => ({
@@ -223,12 +216,13 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/:sessionId/services',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Services offered in a session',
-        description: 'Errors: 400 validation_failed, 401, 404 not_found.',
+        ...doc(
+          'Services offered in a session',
+          'Readable by company members and by anyone who can see the queue.',
+          { 200: dataEnvelope(z.array(sessionServiceSchema)) },
+          read,
+        ),
         params: z.object({ sessionId: z.uuid() }),
-        response: { 200: dataEnvelope(z.array(sessionServiceSchema)), ...readErrors },
       },
     },
     async (request) => ({
@@ -240,15 +234,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/:sessionId/services',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Offer a service type in a session; its slots are generated at once',
-        description:
-          'Owners and admins. Errors: 400 validation_failed, 401, 403, 404 not_found, ' +
-          '409 service_exists | session_not_editable (closed or cancelled session).',
+        ...doc(
+          'Offer a service type in a session; its slots are generated at once',
+          'Owners and admins; not in closed or cancelled sessions; one service per type.',
+          { 201: dataEnvelope(sessionServiceSchema) },
+          [...write, 'service_exists', 'session_not_editable'],
+        ),
         params: z.object({ sessionId: z.uuid() }),
         body: sessionServiceInputSchema,
-        response: { 201: dataEnvelope(sessionServiceSchema), ...errors },
       },
     },
     async (request, reply) => {
@@ -266,14 +259,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/services/:serviceId/slots',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Slots 1..n of a session service, blocked ones included',
-        description:
+        ...doc(
+          'Slots 1..n of a session service, blocked ones included',
           'Whole slots of the slot length from the session start; a last partial slot is ' +
-          'dropped. Capacity 0 slots are listed but never bookable. Errors: 400, 401, 404 not_found.',
+            'dropped. Slots of capacity 0 are listed but never bookable.',
+          { 200: dataEnvelope(z.array(slotSchema)) },
+          read,
+        ),
         params: z.object({ serviceId: z.uuid() }),
-        response: { 200: dataEnvelope(z.array(slotSchema)), ...readErrors },
       },
     },
     async (request) => ({
@@ -285,14 +278,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
     '/queues/sessions/services/slots-status',
     {
       schema: {
-        tags,
-        security,
-        summary: 'Block or reopen slots of a session service',
-        description:
-          "Owners and admins, and staff assigned to the session's sub-queue. Answers every slot " +
-          'of the service. Errors: 400 validation_failed, 401, 403, 404 not_found (details.missing).',
+        ...doc(
+          'Block or reopen slots of a session service',
+          "Owners and admins, and staff assigned to the session's sub-queue. Answers every " +
+            'slot of the service; unknown slot numbers are not_found (details.missing).',
+          { 200: dataEnvelope(z.array(slotSchema)) },
+          write,
+        ),
         body: slotsStatusInputSchema,
-        response: { 200: dataEnvelope(z.array(slotSchema)), ...errors },
       },
     },
     async (request) => ({

@@ -183,6 +183,11 @@ export async function scheduleSessions(
 ): Promise<ScheduleResult> {
   const queue = await queueOf(deps.db, input.queueId);
   await requireSessionManager(deps.db, caller, queue);
+  if (queue.status === 'archived') {
+    throw new AppError('conflict', 'This queue is archived; restore it before scheduling.', {
+      queueId: queue.id,
+    });
+  }
   const subQueueId = input.subQueueId ?? null;
   if (subQueueId) await checkSubQueue(deps.db, queue.id, subQueueId, 'body.subQueueId');
   const services = input.services ?? [];
