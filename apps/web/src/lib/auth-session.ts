@@ -29,11 +29,13 @@ export type AuthStatus = 'loading' | 'signed_out' | 'mfa_required' | 'signed_in'
 interface AuthState {
   status: AuthStatus;
   session: AuthSession | null;
+  /** The user chose to sign out: the guard then sends them home without `?redirect=`. */
+  signedOutByUser: boolean;
 }
 
 type Listener = () => void;
 
-let state: AuthState = { status: 'signed_out', session: null };
+let state: AuthState = { status: 'signed_out', session: null, signedOutByUser: false };
 const listeners = new Set<Listener>();
 let tokenProvider: (() => Promise<string | null>) | null = null;
 
@@ -77,12 +79,21 @@ export function getAuthStatus(): AuthStatus {
 /** Replace the session (null signs out) and tell every subscriber. */
 export function setAuthSession(session: AuthSession | null, mfaRequired = false): void {
   const status: AuthStatus = !session ? 'signed_out' : mfaRequired ? 'mfa_required' : 'signed_in';
-  emit({ status, session });
+  emit({ status, session, signedOutByUser: session ? false : state.signedOutByUser });
+}
+
+/** Call before signing out on purpose (the session then ends without a trip back). */
+export function markSignOutByUser(): void {
+  state = { ...state, signedOutByUser: true };
+}
+
+export function wasSignedOutByUser(): boolean {
+  return state.signedOutByUser;
 }
 
 /** The auth client is reading its stored session: guarded pages wait instead of redirecting. */
 export function markAuthLoading(): void {
-  emit({ status: 'loading', session: state.session });
+  emit({ ...state, status: 'loading' });
 }
 
 export function subscribeAuthSession(listener: Listener): () => void {

@@ -12,10 +12,10 @@ import {
 } from '@tabler/icons-react';
 import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, NavLink as RouterNavLink, useNavigate } from 'react-router';
+import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { getAuthClient } from '../../lib/auth-client.ts';
-import { useCurrentUser } from '../../lib/auth-session.ts';
+import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';
 
@@ -33,11 +33,10 @@ export function Component() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const [opened, { toggle, close }] = useDisclosure(false);
-  const navigate = useNavigate();
 
-  // SIGNED_OUT clears the query cache (auth-client.ts); then home, not the guard's redirect.
+  // SIGNED_OUT clears the query cache (auth-client.ts); the guard then goes home.
   const signOut = async () => {
-    void navigate(spaRoutes.home, { replace: true });
+    markSignOutByUser();
     await getAuthClient().signOut();
   };
 

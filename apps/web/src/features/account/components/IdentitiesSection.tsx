@@ -89,6 +89,7 @@ export function IdentitiesSection({ user }: { user: User }) {
                 variant="subtle"
                 color="red"
                 size="compact-sm"
+                style={{ flexShrink: 0 }}
                 disabled={last || action.busy}
                 title={last ? t('identities.lastOne') : undefined}
                 aria-label={t('identities.unlinkLabel', { provider: name(identity.provider) })}

@@ -27,6 +27,16 @@ type Enrolment =
 type FactorWithPhone = Factor & { phone?: string };
 
 /**
+ * auth-js hands the QR code over as `data:image/svg+xml;utf-8,<svg…>` with the SVG unescaped;
+ * its `#` colours would end the data URL early, so the SVG is re-encoded for the <img>.
+ */
+export function qrCodeSrc(qrCode: string): string {
+  const svg = qrCode.replace(/^data:image\/svg\+xml;(?:charset=)?utf-8,/, '');
+  if (!svg.trimStart().startsWith('<')) return qrCode;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+/**
  * MFA factors: list, enrol TOTP (QR code and secret, then the first code) or a phone, remove.
  * A verified factor can only be removed from an aal2 session; the server says so otherwise.
  */
@@ -61,7 +71,7 @@ export function MfaSection({ user }: { user: User }) {
       setEnrolment({
         kind: 'totp',
         factorId: data.id,
-        qrCode: data.totp.qr_code,
+        qrCode: qrCodeSrc(data.totp.qr_code),
         secret: data.totp.secret,
       });
       return undefined;
@@ -181,6 +191,7 @@ export function MfaSection({ user }: { user: User }) {
                   variant="subtle"
                   color="red"
                   size="compact-sm"
+                  style={{ flexShrink: 0 }}
                   aria-label={t('mfa.removeLabel', { name })}
                   onClick={() => void remove(factor)}
                   disabled={action.busy}

@@ -462,7 +462,7 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
     >
       <Stack gap="md">
         {redirectTo && step.kind === 'signIn' ? (
-          <Alert color="brand" variant="light" icon={<IconLogin2 aria-hidden />}>
+          <Alert color="brand" variant="light" icon={<IconLogin2 aria-hidden />} role="note">
             {t('dialog.continueNotice')}
           </Alert>
         ) : null}

@@ -32,19 +32,17 @@ function MessageCard({ message }: { message: MailboxMessage }) {
   return (
     <Paper component="article" withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start" gap="xs">
-          <div style={{ minWidth: 0, flex: 1 }}>
-            <Title order={2} size="h5">
-              {message.subject}
-            </Title>
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {t('to', { to: message.to })}
-            </Text>
-          </div>
+        <div>
+          <Title order={2} size="h5">
+            {message.subject}
+          </Title>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {t('to', { to: message.to })}
+          </Text>
           <Text size="xs" c="dimmed" component="time" dateTime={message.created_at}>
             {sent}
           </Text>
-        </Group>
+        </div>
         {code || link ? (
           <Group gap="sm">
             {code ? (
