@@ -118,18 +118,26 @@ export function CompanyWorkspace() {
           <Tabs.Tab value="settings" leftSection={<IconSettings size={18} aria-hidden />}>
             {t('company.tabs.settings')}
           </Tabs.Tab>
-          <Tabs.Tab value="staff" leftSection={<IconUsers size={18} aria-hidden />}>
-            {t('company.tabs.staff')}
-          </Tabs.Tab>
+          {canManage ? (
+            <Tabs.Tab value="staff" leftSection={<IconUsers size={18} aria-hidden />}>
+              {t('company.tabs.staff')}
+            </Tabs.Tab>
+          ) : null}
         </Tabs.List>
         <Tabs.Panel value="settings" pt="lg">
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} maw={880}>
             <CompanySettings companyId={active.companyId} canManage={canManage} />
           </Paper>
         </Tabs.Panel>
-        <Tabs.Panel value="staff" pt="lg">
-          <StaffPanel companyId={active.companyId} canManage={canManage} callerRole={active.role} />
-        </Tabs.Panel>
+        {canManage ? (
+          <Tabs.Panel value="staff" pt="lg">
+            <StaffPanel
+              companyId={active.companyId}
+              canManage={canManage}
+              callerRole={active.role}
+            />
+          </Tabs.Panel>
+        ) : null}
       </Tabs>
       <Modal
         opened={creating}

@@ -94,7 +94,8 @@ interface PanelProps {
 export function SubQueuesPanel({ companyId, queueId, canManage }: PanelProps) {
   const { t } = useTranslation('workspace');
   const list = useSubQueues(queueId);
-  const members = useCompanyUsers(companyId);
+  // Only owners and admins may list the members (staff are refused): names are theirs to see.
+  const members = useCompanyUsers(companyId, canManage);
   const remove = useDeleteSubQueue(queueId);
   const [editing, setEditing] = useState<SubQueue | 'new' | null>(null);
   const [deleting, setDeleting] = useState<SubQueue | null>(null);
@@ -148,7 +149,9 @@ export function SubQueuesPanel({ companyId, queueId, canManage }: PanelProps) {
               <Text size="sm" c="dimmed">
                 {sub.staffUserIds.length === 0
                   ? t('subQueues.nobodyAssigned')
-                  : sub.staffUserIds.map(nameOf).join(', ')}
+                  : canManage
+                    ? sub.staffUserIds.map(nameOf).join(', ')
+                    : t('subQueues.staffCount', { count: sub.staffUserIds.length })}
               </Text>
             </ItemRow>
           ))}
