@@ -95,6 +95,6 @@ test.describe('public pages', () => {
     await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
     const dialog = page.getByRole('dialog', { name: 'Sign in' });
     await expect(dialog).toBeVisible();
-    await expect(dialog).toContainText('Sign-in arrives with accounts');
+    await expect(dialog.getByRole('textbox', { name: 'Email' })).toBeFocused();
   });
 });
