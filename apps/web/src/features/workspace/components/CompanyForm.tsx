@@ -88,6 +88,7 @@ export function CompanyForm({
           />
           <Select
             label={t('company.fields.currency')}
+            description={t('company.fields.currencyHint')}
             required
             searchable
             readOnly={readOnly}
