@@ -24,6 +24,12 @@ class ResizeObserverShim implements ResizeObserver {
 }
 window.ResizeObserver = ResizeObserverShim;
 window.scrollTo = () => {};
+// Mantine's autosizing Textarea listens for web fonts loading; jsdom has no FontFaceSet.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+}
 Element.prototype.scrollIntoView = () => {};
 
 afterEach(() => {

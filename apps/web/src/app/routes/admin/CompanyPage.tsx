@@ -1,6 +1,13 @@
-import { IconBuilding } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { CompanyWorkspace } from '../../../features/workspace/components/CompanyWorkspace.tsx';
 
 export function Component() {
-  return <ScreenPlaceholder i18nKey="admin.company" icon={<IconBuilding aria-hidden />} />;
+  const { t } = useTranslation('workspace');
+  return (
+    <>
+      <PageHeader title={t('company.title')} description={t('company.description')} />
+      <CompanyWorkspace />
+    </>
+  );
 }

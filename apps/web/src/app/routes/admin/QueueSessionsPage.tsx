@@ -1,8 +1,13 @@
-import { IconCalendarEvent } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueueSessionsWorkspace } from '../../../features/workspace/components/QueueSessionsWorkspace.tsx';
 
 export function Component() {
+  const { t } = useTranslation('workspace');
   return (
-    <ScreenPlaceholder i18nKey="admin.queueSessions" icon={<IconCalendarEvent aria-hidden />} />
+    <>
+      <PageHeader title={t('sessions.title')} description={t('sessions.description')} />
+      <QueueSessionsWorkspace />
+    </>
   );
 }

@@ -1,6 +1,13 @@
-import { IconListNumbers } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueuesWorkspace } from '../../../features/workspace/components/QueuesWorkspace.tsx';
 
 export function Component() {
-  return <ScreenPlaceholder i18nKey="admin.queues" icon={<IconListNumbers aria-hidden />} />;
+  const { t } = useTranslation('workspace');
+  return (
+    <>
+      <PageHeader title={t('queues.title')} description={t('queues.description')} />
+      <QueuesWorkspace />
+    </>
+  );
 }

@@ -1,14 +1,15 @@
-import { IconCalendarPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { ScheduleSessionWorkspace } from '../../../features/workspace/components/ScheduleSessionWorkspace.tsx';
 
 export function Component() {
-  const params = useParams<'queueId'>();
+  const { t } = useTranslation('workspace');
+  const { queueId = '' } = useParams<'queueId'>();
   return (
-    <ScreenPlaceholder
-      i18nKey="admin.scheduleSession"
-      icon={<IconCalendarPlus aria-hidden />}
-      values={{ queueId: params.queueId ?? '' }}
-    />
+    <>
+      <PageHeader title={t('schedule.title')} description={t('schedule.description')} />
+      <ScheduleSessionWorkspace key={queueId} queueId={queueId} />
+    </>
   );
 }

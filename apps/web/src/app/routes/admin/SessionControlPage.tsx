@@ -1,11 +1,13 @@
-import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { SessionControlWorkspace } from '../../../features/workspace/components/SessionControlWorkspace.tsx';
 
 export function Component() {
+  const { t } = useTranslation('workspace');
   return (
-    <ScreenPlaceholder
-      i18nKey="admin.sessionControl"
-      icon={<IconAdjustmentsHorizontal aria-hidden />}
-    />
+    <>
+      <PageHeader title={t('control.title')} description={t('control.description')} />
+      <SessionControlWorkspace />
+    </>
   );
 }

@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiPaths } from '@upnext/contract/api-paths';
+import type { Queue } from '@upnext/contract/queues';
+import { api } from '../../../lib/api-client.ts';
+import { workspaceKeys } from './keys.ts';
+
+/** `GET /company/queues?companyId=`: every queue of the company, active and archived. */
+export function listQueues(companyId: string, signal?: AbortSignal): Promise<Queue[]> {
+  return api.get<Queue[]>(apiPaths.queues, { query: { companyId }, signal });
+}
+
+export function queuesQueryOptions(companyId: string) {
+  return queryOptions({
+    queryKey: workspaceKeys.queues(companyId),
+    queryFn: ({ signal }) => listQueues(companyId, signal),
+  });
+}
+
+export function useQueues(companyId: string) {
+  return useQuery(queuesQueryOptions(companyId));
+}

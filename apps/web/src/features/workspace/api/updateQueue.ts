@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPaths } from '@upnext/contract/api-paths';
+import type { Queue, UpdateQueueBody } from '@upnext/contract/queues';
+import { api } from '../../../lib/api-client.ts';
+import { workspaceKeys } from './keys.ts';
+
+/** `PATCH /company/queues/{qid}`: edit, archive or restore (`status`), new join code. */
+export function updateQueue(queueId: string, body: UpdateQueueBody): Promise<Queue> {
+  return api.patch<Queue>(apiPaths.queue, body, { params: { qid: queueId } });
+}
+
+export function useUpdateQueue() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ queueId, body }: { queueId: string; body: UpdateQueueBody }) =>
+      updateQueue(queueId, body),
+    onSuccess: async (queue) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: workspaceKeys.queues(queue.companyId) }),
+        queryClient.invalidateQueries({ queryKey: workspaceKeys.queue(queue.id) }),
+      ]);
+    },
+  });
+}

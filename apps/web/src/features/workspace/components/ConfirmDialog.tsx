@@ -1,0 +1,61 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from './errorText.ts';
+import { Notice } from './tones.tsx';
+
+interface ConfirmDialogProps {
+  opened: boolean;
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  /** Red for what cannot be undone (cancel, delete, remove). */
+  danger?: boolean;
+  loading?: boolean;
+  error?: unknown;
+  onConfirm: () => void;
+  onClose: () => void;
+  children?: ReactNode;
+}
+
+/** Asks before an action that changes what visitors or staff see; shows the server's refusal. */
+export function ConfirmDialog({
+  opened,
+  title,
+  body,
+  confirmLabel,
+  danger = false,
+  loading = false,
+  error,
+  onConfirm,
+  onClose,
+  children,
+}: ConfirmDialogProps) {
+  const { t } = useTranslation('workspace');
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
+    >
+      <Stack gap="md">
+        {typeof body === 'string' ? <Text>{body}</Text> : body}
+        {children}
+        {error ? (
+          <Notice tone="red" role="alert">
+            {errorText(error)}
+          </Notice>
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('actions.back')}
+          </Button>
+          <Button color={danger ? 'red.9' : undefined} loading={loading} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

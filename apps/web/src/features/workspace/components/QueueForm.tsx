@@ -1,0 +1,222 @@
+import {
+  Button,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import {
+  type CreateQueueBody,
+  createQueueBodySchema,
+  type Queue,
+  queueModes,
+  queueVisibilities,
+} from '@upnext/contract/queues';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { contractErrors } from './formErrors.ts';
+import { currencyOptions, fromMinor, toMinor } from './options.ts';
+
+export interface QueueFormValues {
+  name: string;
+  description: string;
+  mode: Queue['mode'];
+  visibility: Queue['visibility'];
+  online: boolean;
+  tokenPrefix: string;
+  tokensPerVisitor: number | string;
+  turnApproachingThreshold: number | string;
+  paid: boolean;
+  price: number | string;
+  currency: string;
+}
+
+/** The queue's fields as the API takes them (without the company). */
+export type QueueFields = Omit<CreateQueueBody, 'companyId'>;
+
+export function queueFormToBody(values: QueueFormValues): QueueFields {
+  const int = (value: number | string) => (value === '' ? Number.NaN : Number(value));
+  return {
+    name: values.name.trim(),
+    description: values.description.trim(),
+    mode: values.mode,
+    visibility: values.visibility,
+    online: values.online,
+    tokenPrefix: values.tokenPrefix.trim().toUpperCase(),
+    tokensPerVisitor: int(values.tokensPerVisitor),
+    turnApproachingThreshold: int(values.turnApproachingThreshold),
+    priceMinor: values.paid ? toMinor(values.price) : null,
+    currency: values.paid ? values.currency || null : null,
+  };
+}
+
+function initialValues(queue: Queue | undefined, defaultCurrency: string): QueueFormValues {
+  return {
+    name: queue?.name ?? '',
+    description: queue?.description ?? '',
+    mode: queue?.mode ?? 'walk_in',
+    visibility: queue?.visibility ?? 'public',
+    online: queue?.online ?? false,
+    tokenPrefix: queue?.tokenPrefix ?? 'A',
+    tokensPerVisitor: queue?.tokensPerVisitor ?? 1,
+    turnApproachingThreshold: queue?.turnApproachingThreshold ?? 3,
+    paid: queue ? queue.priceMinor !== null : false,
+    price: queue ? fromMinor(queue.priceMinor) : '',
+    currency: queue?.currency ?? defaultCurrency,
+  };
+}
+
+interface QueueFormProps {
+  companyId: string;
+  /** The company's currency, proposed for a paid queue. */
+  defaultCurrency: string;
+  queue?: Queue;
+  loading?: boolean;
+  onSubmit: (fields: QueueFields) => void;
+  onCancel?: () => void;
+}
+
+/** Create or edit a queue; validated by the contract's `createQueueBodySchema`. */
+export function QueueForm({
+  companyId,
+  defaultCurrency,
+  queue,
+  loading,
+  onSubmit,
+  onCancel,
+}: QueueFormProps) {
+  const { t } = useTranslation('workspace');
+  const modeHelpId = useId();
+  const form = useForm<QueueFormValues>({
+    mode: 'controlled',
+    initialValues: initialValues(queue, defaultCurrency),
+    validate: (values) => {
+      const errors = contractErrors(
+        createQueueBodySchema,
+        { companyId, ...queueFormToBody(values) },
+        { priceMinor: 'price' },
+      );
+      if (values.paid && toMinor(values.price) === null) {
+        errors.price = t('queue.form.priceRequired');
+        delete errors.currency;
+      }
+      return errors;
+    },
+  });
+  const mode = form.getValues().mode;
+
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => onSubmit(queueFormToBody(values)))}>
+      <Stack gap="md">
+        <TextInput label={t('queue.form.name')} required {...form.getInputProps('name')} />
+        <Textarea
+          label={t('queue.form.description')}
+          autosize
+          minRows={2}
+          maxRows={6}
+          {...form.getInputProps('description')}
+        />
+        <Stack gap={6}>
+          <Text size="sm" fw={500} id={`${modeHelpId}-label`}>
+            {t('queue.form.mode')}
+          </Text>
+          <div
+            role="radiogroup"
+            aria-labelledby={`${modeHelpId}-label`}
+            aria-describedby={modeHelpId}
+          >
+            <SegmentedControl
+              fullWidth
+              data={queueModes.map((value) => ({ value, label: t(`modes.${value}`) }))}
+              {...form.getInputProps('mode')}
+            />
+          </div>
+          <Text size="xs" c="dimmed" id={modeHelpId}>
+            {t(`queue.form.modeHint.${mode}`)}
+          </Text>
+        </Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label={t('queue.form.visibility')}
+            description={t(`queue.form.visibilityHint.${form.getValues().visibility}`)}
+            data={queueVisibilities.map((value) => ({ value, label: t(`visibility.${value}`) }))}
+            allowDeselect={false}
+            {...form.getInputProps('visibility')}
+          />
+          <TextInput
+            label={t('queue.form.tokenPrefix')}
+            description={t('queue.form.tokenPrefixHint')}
+            maxLength={4}
+            {...form.getInputProps('tokenPrefix')}
+            onChange={(event) =>
+              form.setFieldValue('tokenPrefix', event.currentTarget.value.toUpperCase())
+            }
+          />
+          <NumberInput
+            label={t('queue.form.tokensPerVisitor')}
+            description={t('queue.form.tokensPerVisitorHint')}
+            min={1}
+            max={20}
+            allowDecimal={false}
+            {...form.getInputProps('tokensPerVisitor')}
+          />
+          <NumberInput
+            label={t('queue.form.threshold')}
+            description={t('queue.form.thresholdHint')}
+            min={0}
+            max={50}
+            allowDecimal={false}
+            {...form.getInputProps('turnApproachingThreshold')}
+          />
+        </SimpleGrid>
+        <Switch
+          label={t('queue.form.online')}
+          description={t('queue.form.onlineHint')}
+          {...form.getInputProps('online', { type: 'checkbox' })}
+        />
+        <Switch
+          label={t('queue.form.paid')}
+          description={t('queue.form.paidHint')}
+          {...form.getInputProps('paid', { type: 'checkbox' })}
+        />
+        {form.getValues().paid ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <NumberInput
+              label={t('queue.form.price')}
+              required
+              min={0.01}
+              decimalScale={2}
+              fixedDecimalScale
+              {...form.getInputProps('price')}
+            />
+            <Select
+              label={t('queue.form.currency')}
+              required
+              searchable
+              data={currencyOptions()}
+              allowDeselect={false}
+              {...form.getInputProps('currency')}
+            />
+          </SimpleGrid>
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          {onCancel ? (
+            <Button variant="default" onClick={onCancel}>
+              {t('actions.cancel')}
+            </Button>
+          ) : null}
+          <Button type="submit" loading={loading}>
+            {queue ? t('queue.form.save') : t('queue.form.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

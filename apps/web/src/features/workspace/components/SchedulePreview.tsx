@@ -1,0 +1,104 @@
+import { Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import type { ScheduleResult } from '@upnext/contract/sessions';
+import { useTranslation } from 'react-i18next';
+import { ScrollBox } from './ScrollBox.tsx';
+import { formatDay } from './sessionFormat.ts';
+import { Notice, Tag } from './tones.tsx';
+
+interface SchedulePreviewProps {
+  result: ScheduleResult;
+  /** The form changed since this preview: say so instead of showing a stale plan as current. */
+  stale: boolean;
+}
+
+/** What the schedule would create, each occurrence with the sessions it would overlap. */
+export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
+  const { t, i18n } = useTranslation('workspace');
+  const clashing = result.planned.filter((p) => p.conflicts.length > 0);
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'lg' }}
+      component="section"
+      aria-labelledby="schedule-preview-title"
+      style={{ opacity: stale ? 0.6 : 1 }}
+    >
+      <Stack gap="md">
+        <Title order={2} size="h3" id="schedule-preview-title">
+          {t('schedule.preview.title')}
+        </Title>
+        {stale ? <Notice tone="yellow">{t('schedule.preview.stale')}</Notice> : null}
+        {result.planned.length === 0 ? (
+          <Notice tone="yellow" role="status">
+            {t('schedule.preview.none')}
+          </Notice>
+        ) : clashing.length > 0 ? (
+          <Notice
+            tone="red"
+            icon={<IconAlertTriangle aria-hidden />}
+            title={t('schedule.preview.conflictsTitle', { count: clashing.length })}
+            role="alert"
+          >
+            {t('schedule.preview.conflictsBody', {
+              count: clashing.length,
+              total: result.planned.length,
+            })}
+          </Notice>
+        ) : (
+          <Notice tone="teal" icon={<IconCircleCheck aria-hidden />} role="status">
+            {t('schedule.preview.ok', { count: result.planned.length })}
+          </Notice>
+        )}
+        {result.planned.length > 0 ? (
+          <ScrollBox label={t('schedule.preview.listLabel')} maxHeight={420}>
+            <Table verticalSpacing="xs" stickyHeader>
+              <Table.Caption>
+                {t('schedule.preview.caption', { zone: result.timezone })}
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('schedule.preview.date')}</Table.Th>
+                  <Table.Th>{t('schedule.preview.time')}</Table.Th>
+                  <Table.Th>{t('schedule.preview.check')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.planned.map((planned) => (
+                  <Table.Tr
+                    key={planned.date}
+                    data-conflict={planned.conflicts.length > 0 || undefined}
+                  >
+                    <Table.Td>{formatDay(planned.date, i18n.language)}</Table.Td>
+                    <Table.Td>
+                      {planned.startTime}–{planned.endTime}
+                    </Table.Td>
+                    <Table.Td>
+                      {planned.conflicts.length === 0 ? (
+                        <Tag tone="teal">{t('schedule.preview.free')}</Tag>
+                      ) : (
+                        <Stack gap={4}>
+                          {planned.conflicts.map((conflict) => (
+                            <Text key={conflict.sessionId} size="sm" c="red.9" fw={500}>
+                              {t('schedule.preview.overlaps', {
+                                start: conflict.startTime,
+                                end: conflict.endTime,
+                                status: t(`sessionStatus.${conflict.status}`),
+                              })}
+                            </Text>
+                          ))}
+                        </Stack>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollBox>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
