@@ -125,6 +125,17 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN: perWindow.default(150),
   RATE_LIMIT_OTP: perWindow.default(30),
   RATE_LIMIT_VERIFY: perWindow.default(30),
+  // Realtime (STOMP over WebSocket at /wss): the bus between instances, and heart-beats.
+  REALTIME_BUS_URL: z
+    .string()
+    .regex(/^(redis|rediss|nats):\/\/[^\s/]+/, 'must be a redis://, rediss:// or nats:// URL')
+    .refine((value) => URL.canParse(value), 'must be a redis://, rediss:// or nats:// URL')
+    .optional(),
+  REALTIME_HEARTBEAT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100')
+    .default(20_000),
 });
 
 export type Config = Readonly<{
@@ -143,6 +154,14 @@ export type Config = Readonly<{
   webDistDir: string;
   version: string;
   auth: AuthConfig;
+  realtime: RealtimeConfig;
+}>;
+
+export type RealtimeConfig = Readonly<{
+  /** Redis or NATS carrying events between instances; none for a single instance. */
+  busUrl: string | undefined;
+  /** What the server offers and asks for in the STOMP heart-beat negotiation. */
+  heartbeatMs: number;
 }>;
 
 export type AuthConfig = Readonly<{
@@ -245,6 +264,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         verify: e.RATE_LIMIT_VERIFY,
         emailSent: e.RATE_LIMIT_EMAIL_SENT,
       }),
+    }),
+    realtime: Object.freeze({
+      busUrl: e.REALTIME_BUS_URL,
+      heartbeatMs: e.REALTIME_HEARTBEAT_MS,
     }),
   });
 }

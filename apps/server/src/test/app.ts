@@ -5,12 +5,18 @@ import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import { createLifecycle } from '../lib/lifecycle.ts';
+import type { CallAuthorizer } from '../realtime/realtime.policy.ts';
 
 /** The real app over a test database, quiet, with no built web app unless one is given. */
 export async function buildTestApp(
   database: Database,
   env: Record<string, string> = {},
-  overrides: { webDistDir?: string; clock?: Clock; publisher?: EventPublisher } = {},
+  overrides: {
+    webDistDir?: string;
+    clock?: Clock;
+    publisher?: EventPublisher;
+    authorizeCall?: CallAuthorizer;
+  } = {},
 ) {
   const config = {
     ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }),
@@ -26,6 +32,7 @@ export async function buildTestApp(
     authKeys: keys,
     ...(overrides.clock ? { clock: overrides.clock } : {}),
     ...(overrides.publisher ? { publisher: overrides.publisher } : {}),
+    ...(overrides.authorizeCall ? { authorizeCall: overrides.authorizeCall } : {}),
   });
   return { app, config, lifecycle, keys, database };
 }
