@@ -127,7 +127,9 @@ describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
 
     const other = await connectStomp(wssUrl(base, visitor.accessToken));
     other.client.subscribe(topics.meeting(staffSubscribeId), () => {});
-    expect((await other.errors.next()).body).toBe('You may only subscribe to your own meeting topic.');
+    expect((await other.errors.next()).body).toBe(
+      'You may only subscribe to your own meeting topic.',
+    );
     await other.closed;
   });
 
@@ -182,14 +184,20 @@ describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
       ['FOO\n\n\0', 'Unknown command "FOO"'],
       ['SUBSCRIBE\nid:1\ndestination:/topic/x\n\n\0', 'The first frame must be CONNECT'],
       ['CONNECT\naccept-version:1.0\n\n\0', 'Supported protocol versions are 1.2'],
-      ['CONNECT\naccept-version:1.2\nheart-beat:soon\n\n\0', 'heart-beat must be two whole numbers'],
+      [
+        'CONNECT\naccept-version:1.2\nheart-beat:soon\n\n\0',
+        'heart-beat must be two whole numbers',
+      ],
       ['CONNECT\naccept-version:1.2\nno colon here\n\n\0', 'Malformed header line'],
     ];
     const afterConnect: Array<[string, string]> = [
       ['SEND\ndestination:/app/c\\xall\n\n\0', 'Undefined escape sequence'],
       ['SUBSCRIBE\ndestination:/topic/x\n\n\0', 'SUBSCRIBE needs the id and destination headers.'],
       ['SEND\ndestination:/app/call\ncontent-length:2\n\nabc\0', 'longer than its content-length'],
-      ['SEND\ndestination:/app/call\ncontent-length:x\n\n\0', 'content-length must be a whole number'],
+      [
+        'SEND\ndestination:/app/call\ncontent-length:x\n\n\0',
+        'content-length must be a whole number',
+      ],
       ['ACK\nid:1\n\n\0', 'ACK is not supported'],
       [`SEND\ndestination:/app/call\n\n${'x'.repeat(70_000)}\0`, 'Frame larger than'],
     ];
