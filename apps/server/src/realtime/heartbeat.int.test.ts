@@ -71,3 +71,19 @@ describe('STOMP heart-beats', () => {
     client.ws.close();
   });
 });
+
+describe('STOMP connections at shutdown', () => {
+  it('get a clean close (1001) when the app closes', async () => {
+    const database = await createTestDatabase('pglite');
+    const t = await buildTestApp(database);
+    const base = await listen(t.app);
+    const user = await createTestUser(t);
+    const raw = await rawSocket(wssUrl(base, user.accessToken));
+    raw.ws.send('CONNECT\naccept-version:1.2\nheart-beat:0,0\n\n\0');
+    await raw.frames.next();
+    await t.app.close();
+    expect(await raw.closed).toBe(1001);
+    expect(t.app.realtime.connectionCount()).toBe(0);
+    await database.close();
+  });
+});

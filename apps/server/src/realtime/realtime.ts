@@ -65,6 +65,12 @@ export async function registerRealtime(
       })
     : undefined;
 
+  if (bus)
+    log.info(
+      { bus: new URL(busUrl as string).protocol.replace(':', '') },
+      'realtime: bus connected',
+    );
+
   const publish = (destination: string, body: string) => {
     broker.deliver(destination, body);
     bus?.publish(destination, body);
