@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { connect as connectNats, type NatsConnection } from 'nats';
-import { createClient } from 'redis';
+import type { NatsConnection } from 'nats';
 
 /**
  * Carries events between server instances. Every instance delivers its own publishes locally
@@ -59,6 +58,8 @@ async function connectRedis(
   encode: (destination: string, body: string) => string,
   receive: (raw: string) => void,
 ): Promise<RealtimeBus> {
+  // Loaded only when configured: a single instance never pays for the bus clients at start.
+  const { createClient } = await import('redis');
   // Pub/sub needs a connection of its own: a subscribed Redis connection only listens.
   const publisher = createClient({ url: options.url });
   const subscriber = publisher.duplicate();
@@ -84,8 +85,9 @@ async function connectNatsBus(
   encode: (destination: string, body: string) => string,
   receive: (raw: string) => void,
 ): Promise<RealtimeBus> {
+  const { connect } = await import('nats');
   const url = new URL(options.url);
-  const connection: NatsConnection = await connectNats({
+  const connection: NatsConnection = await connect({
     servers: `${url.hostname}:${url.port || '4222'}`,
     ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
     ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
