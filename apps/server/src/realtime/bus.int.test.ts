@@ -2,6 +2,7 @@ import { topics } from '@upnext/contract/realtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+import { connectBus } from './bus.ts';
 import { connectStomp, createSessionFixture, listen } from './testing.ts';
 
 /**
@@ -71,5 +72,13 @@ describe.each(buses)('realtime across two instances over %s', (name, url) => {
     expect(onOne.messages.size + onTwo.messages.size).toBe(0);
     await onOne.close();
     await onTwo.close();
+  });
+});
+
+describe('a realtime bus that does not answer', () => {
+  it('fails the start with a message naming the bus, not a hang', async () => {
+    await expect(
+      connectBus({ url: 'nats://127.0.0.1:1', onMessage() {}, onError() {} }),
+    ).rejects.toThrow('realtime bus: NATS at 127.0.0.1:1 does not answer');
   });
 });

@@ -20,6 +20,7 @@ export type BusOptions = {
 };
 
 export const defaultBusChannel = 'upnext.realtime';
+const connectTimeoutMs = 10_000;
 
 type Envelope = { o: string; d: string; b: string };
 
@@ -65,8 +66,24 @@ async function connectRedis(
   const subscriber = publisher.duplicate();
   publisher.on('error', options.onError);
   subscriber.on('error', options.onError);
-  await publisher.connect();
-  await subscriber.connect();
+  // The client retries forever; a start must fail clearly instead of hanging.
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new Error(`realtime bus: Redis at ${new URL(options.url).host} does not answer`)),
+      connectTimeoutMs,
+    );
+  });
+  try {
+    await Promise.race([Promise.all([publisher.connect(), subscriber.connect()]), timeout]);
+  } catch (error) {
+    publisher.destroy();
+    subscriber.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   await subscriber.subscribe(channel, receive);
   return {
     publish(destination, body) {
@@ -87,14 +104,22 @@ async function connectNatsBus(
 ): Promise<RealtimeBus> {
   const { connect } = await import('nats');
   const url = new URL(options.url);
-  const connection: NatsConnection = await connect({
-    servers: `${url.hostname}:${url.port || '4222'}`,
-    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
-    // The server does not echo our own publishes back (the origin check also drops them).
-    noEcho: true,
-    maxReconnectAttempts: -1,
-  });
+  let connection: NatsConnection;
+  try {
+    connection = await connect({
+      servers: `${url.hostname}:${url.port || '4222'}`,
+      ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+      ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
+      // The server does not echo our own publishes back (the origin check also drops them).
+      noEcho: true,
+      timeout: connectTimeoutMs,
+      maxReconnectAttempts: -1,
+    });
+  } catch (error) {
+    throw new Error(
+      `realtime bus: NATS at ${url.host} does not answer (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   connection.subscribe(channel, {
