@@ -1,4 +1,5 @@
 import type { IMessage, StompConfig } from '@stomp/stompjs';
+import { renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAuthSession } from './auth-session.ts';
 import {
@@ -6,6 +7,7 @@ import {
   maxAttemptsMessage,
   RealtimeConnection,
   type StompLike,
+  useTopic,
 } from './stomp-client.ts';
 
 class FakeClient implements StompLike {
@@ -187,5 +189,28 @@ describe('connectRealtimeToAuth (spec §4)', () => {
     teardown();
     expect(connection.isRunning).toBe(false);
     expect(clients.at(-1)?.active).toBe(false);
+  });
+});
+
+describe('useTopic', () => {
+  it('subscribes while mounted, uses the latest handler, and unsubscribes on unmount', () => {
+    const { connection, clients } = setup();
+    connection.start();
+    clients[0]?.accept();
+    const first = vi.fn();
+    const second = vi.fn();
+    const { rerender, unmount } = renderHook(
+      ({ onMessage }) => useTopic('/topic/session/s1', onMessage, connection),
+      { initialProps: { onMessage: first } },
+    );
+    expect(clients[0]?.subscriptions).toHaveLength(1);
+    rerender({ onMessage: second });
+    expect(clients[0]?.subscriptions).toHaveLength(1); // a new handler does not resubscribe
+    clients[0]?.subscriptions[0]?.callback({ body: '{"type":"session.state"}' } as IMessage);
+    expect(first).not.toHaveBeenCalled();
+    expect(second).toHaveBeenCalledWith({ type: 'session.state' }, expect.anything());
+    unmount();
+    expect(clients[0]?.subscriptions[0]?.gone).toBe(true);
+    connection.stop();
   });
 });

@@ -1,4 +1,4 @@
-import { Client, type IMessage, type StompConfig, type StompSubscription } from '@stomp/stompjs';
+import type { IMessage, StompConfig, StompSubscription } from '@stomp/stompjs';
 import {
   maxReconnectAttempts,
   realtimePath,
@@ -47,6 +47,8 @@ export class RealtimeConnection {
   private client: StompLike | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
+  /** Bumped by every open and stop, so a late module load never opens a stale connection. */
+  private generation = 0;
   /** Reconnects since the last successful CONNECTED. */
   attempts = 0;
 
@@ -67,6 +69,7 @@ export class RealtimeConnection {
 
   stop(): void {
     this.running = false;
+    this.generation++;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.live.clear();
@@ -96,7 +99,25 @@ export class RealtimeConnection {
   }
 
   private open(): void {
-    const create = this.options.createClient ?? ((config: StompConfig) => new Client(config));
+    if (this.options.createClient) {
+      this.openWith(this.options.createClient);
+      return;
+    }
+    // stompjs is fetched on demand: visitors who never sign in never download it.
+    const generation = ++this.generation;
+    import('@stomp/stompjs').then(
+      ({ Client }) => {
+        if (this.running && generation === this.generation) {
+          this.openWith((config) => new Client(config));
+        }
+      },
+      () => {
+        if (this.running && generation === this.generation) this.scheduleReconnect();
+      },
+    );
+  }
+
+  private openWith(create: (config: StompConfig) => StompLike): void {
     const client = create({
       brokerURL: this.options.url(),
       // Reconnecting is ours (stompjs has no attempt limit); each attempt is a new client.
