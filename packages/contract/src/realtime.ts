@@ -5,19 +5,7 @@ import { z } from 'zod';
  * the JSON bodies the server publishes on them. Session topics are public (display boards,
  * waiting visitors): they never carry personal data, only numbers and labels.
  */
-export const realtimePath = '/wss';
-export const stompHeartbeatMs = 20_000;
-/** Spec §8: after an error or a close, reconnect every 5000 ms, at most 100 times. */
-export const reconnectDelayMs = 5000;
-export const maxReconnectAttempts = 100;
-
-export const topics = {
-  session: (sessionId: string) => `/topic/session/${sessionId}`,
-  user: (subscribeId: string) => `/topic/user/${subscribeId}`,
-  meeting: (subscribeId: string) => `/topic/meeting/${subscribeId}`,
-} as const;
-/** The only destination clients SEND to. */
-export const callDestination = '/app/call';
+export * from './realtime-topics.ts';
 
 const at = z.iso.datetime({ offset: true });
 const sessionStatus = z.enum(['scheduled', 'open', 'paused', 'closed', 'cancelled']);

@@ -4,7 +4,7 @@ import {
   realtimePath,
   reconnectDelayMs,
   stompHeartbeatMs,
-} from '@upnext/contract/realtime';
+} from '@upnext/contract/realtime-topics';
 import { useEffect, useRef } from 'react';
 import { getAccessToken, getCurrentUser, subscribeAuthSession } from './auth-session.ts';
 
