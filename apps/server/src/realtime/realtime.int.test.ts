@@ -100,6 +100,19 @@ describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
     expect(await upgradeStatus(wssUrl(base, gone.accessToken))).toBe(401);
   });
 
+  it("refuses SUBSCRIBE and SEND once the token's session has been logged out", async () => {
+    const leaving = await createTestUser(t);
+    const client = await connectStomp(wssUrl(base, leaving.accessToken));
+    await client.subscribe(topics.session(publicSession.sessionId));
+    const { authSessions } = await import('../db/schema/auth.ts');
+    await database.db.delete(authSessions).where(eq(authSessions.id, leaving.sessionId));
+    client.client.subscribe(topics.session(publicSession.sessionId), () => {});
+    const error = await client.errors.next();
+    expect(error.headers.message).toBe('Session ended');
+    expect(error.body).toBe('Your session is not valid any more. Please sign in again.');
+    await client.closed;
+  });
+
   it('lets anonymous clients follow public sessions but nothing else', async () => {
     const anon = await connectStomp(base);
     await anon.subscribe(topics.session(publicSession.sessionId));

@@ -18,6 +18,7 @@ import { type CallAuthorizer, refuseCalls } from './realtime.policy.ts';
 import { StompConnection, stompLimits } from './stomp-connection.ts';
 
 export const stompSubprotocol = 'v12.stomp';
+const sessionRecheckMs = 60_000;
 
 export type RealtimeDeps = {
   config: Config;
@@ -99,14 +100,26 @@ export async function registerRealtime(
 
   async function authenticate(
     request: IncomingMessage,
-  ): Promise<{ caller: Caller; expiresAt?: number }> {
+  ): Promise<{ caller: Caller; token?: string; expiresAt?: number }> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const token = url.searchParams.get('token');
     if (token === null || token === '')
       return { caller: { kind: 'anonymous', timezone: undefined } };
     const caller = await resolveCaller({ authorization: `Bearer ${token}` });
     const { exp } = decodeJwt(token);
-    return { caller, ...(typeof exp === 'number' ? { expiresAt: exp * 1000 } : {}) };
+    return { caller, token, ...(typeof exp === 'number' ? { expiresAt: exp * 1000 } : {}) };
+  }
+
+  /** The same check as at the upgrade: the session still exists and the user is not banned. */
+  async function stillSignedIn(token: string | undefined): Promise<boolean> {
+    if (token === undefined) return true;
+    try {
+      await resolveCaller({ authorization: `Bearer ${token}` });
+      return true;
+    } catch (error) {
+      if (error instanceof AppError) return false;
+      throw error;
+    }
   }
 
   function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
@@ -117,7 +130,7 @@ export async function registerRealtime(
     }
     socket.on('error', () => socket.destroy());
     authenticate(request).then(
-      ({ caller, expiresAt }) => {
+      ({ caller, token, expiresAt }) => {
         if (socket.destroyed) return;
         wss.handleUpgrade(request, socket, head, (ws) => {
           const connection = new StompConnection(ws, {
@@ -127,6 +140,7 @@ export async function registerRealtime(
             authorizeCall: deps.authorizeCall ?? refuseCalls,
             forward: publish,
             heartbeatMs: deps.config.realtime.heartbeatMs,
+            stillSignedIn: () => stillSignedIn(token),
             log,
             id: randomUUID(),
           });
@@ -140,8 +154,22 @@ export async function registerRealtime(
                   Math.max(0, expiresAt - deps.clock().getTime()),
                 );
           expiry?.unref();
+          // A connection that only listens still ends within a minute of a logout or ban.
+          const recheck =
+            token === undefined
+              ? undefined
+              : setInterval(() => {
+                  stillSignedIn(token).then(
+                    (valid) => {
+                      if (!valid) connection.close(4001, 'Session ended');
+                    },
+                    (error: unknown) => log.error({ err: error }, 'realtime: session check failed'),
+                  );
+                }, sessionRecheckMs);
+          recheck?.unref();
           ws.on('close', () => {
             clearTimeout(expiry);
+            clearInterval(recheck);
             connections.delete(connection);
           });
         });

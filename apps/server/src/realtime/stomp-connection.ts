@@ -35,6 +35,11 @@ export type ConnectionDeps = {
   /** Delivers a forwarded call message here and on the bus. */
   forward(destination: string, body: string): void;
   heartbeatMs: number;
+  /**
+   * For signed-in connections: whether the token's session is still live (not logged out,
+   * user not banned). Asked before every SUBSCRIBE and SEND, so a logout takes effect there.
+   */
+  stillSignedIn(): Promise<boolean>;
   log: FastifyBaseLogger;
   id: string;
 };
@@ -272,6 +277,7 @@ export class StompConnection {
       );
       return false;
     }
+    if (!(await this.checkSignedIn(receipt))) return false;
     const decision = await authorizeSubscribe(
       { db: this.deps.db, caller: this.deps.caller },
       destination,
@@ -317,6 +323,7 @@ export class StompConnection {
     const caller = this.deps.caller;
     if (!this.allowed(authorizeSendDestination(caller, destination), receipt)) return false;
     if (caller.kind !== 'user') return false;
+    if (!(await this.checkSignedIn(receipt))) return false;
     let message: unknown;
     try {
       message = JSON.parse(frame.body.toString('utf8'));
@@ -335,6 +342,14 @@ export class StompConnection {
     }
     this.deps.forward(decision.destination, JSON.stringify(message));
     return true;
+  }
+
+  private async checkSignedIn(receipt: string | undefined): Promise<boolean> {
+    if (this.deps.caller.kind !== 'user' || (await this.deps.stillSignedIn())) return true;
+    this.fail('Session ended', 'Your session is not valid any more. Please sign in again.', {
+      ...optionalReceipt(receipt),
+    });
+    return false;
   }
 
   private allowed(decision: Decision, receipt: string | undefined): boolean {
