@@ -16,9 +16,11 @@ import { requestIdFor } from './http/request-id.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { type EventPublisher, silentPublisher } from './lib/events.ts';
+import type { EventPublisher } from './lib/events.ts';
 import type { Lifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
+import type { CallAuthorizer } from './realtime/realtime.policy.ts';
+import { registerRealtime } from './realtime/realtime.ts';
 
 export type AppDeps = {
   config: Config;
@@ -32,6 +34,8 @@ export type AppDeps = {
   clock?: Clock;
   /** Where committed changes are announced (the realtime module); silent when left out. */
   publisher?: EventPublisher;
+  /** The `/app/call` forwarding rule (meetings); every call is refused when left out. */
+  authorizeCall?: CallAuthorizer;
 };
 
 /** Builds the whole HTTP app without listening, so tests can `inject` into it. */
@@ -64,6 +68,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   // The auth service's context, for modules that call it server-side (inviteUserByEmail).
   app.decorate('authService', { current: undefined } satisfies AuthContextRef);
+  const realtime = await registerRealtime(app, {
+    config,
+    db: deps.database.db,
+    keys,
+    clock,
+    ...(deps.authorizeCall ? { authorizeCall: deps.authorizeCall } : {}),
+  });
   await app.register(apiPlugin, {
     prefix: '/api',
     config,
@@ -71,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle,
     clock,
     keys,
-    publisher: deps.publisher ?? silentPublisher,
+    publisher: deps.publisher ?? realtime.publisher,
     authService: app.authService,
   });
   await app.register(authPlugin, {

@@ -49,9 +49,26 @@ describe('configuration', () => {
     ['PASSWORD_MIN_LENGTH', '4', /PASSWORD_MIN_LENGTH: must be at least 6/],
     ['MAILER_AUTOCONFIRM', 'perhaps', /MAILER_AUTOCONFIRM: must be true or false/],
     ['SITE_URL', 'nope', /SITE_URL: must be an absolute URL/],
+    [
+      'REALTIME_BUS_URL',
+      'amqp://bus',
+      /REALTIME_BUS_URL: must be a redis:\/\/, rediss:\/\/ or nats/,
+    ],
+    ['REALTIME_BUS_URL', 'redis://', /REALTIME_BUS_URL: must be a redis/],
+    ['REALTIME_HEARTBEAT_MS', '10', /REALTIME_HEARTBEAT_MS: must be at least 100/],
   ])('names the bad variable %s=%s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('takes the realtime bus and heart-beat, with no bus and 20000 ms by default', () => {
+    expect(loadConfig({}).realtime).toEqual({ busUrl: undefined, heartbeatMs: 20_000 });
+    expect(loadConfig({ REALTIME_BUS_URL: 'nats://127.0.0.1:4222' }).realtime.busUrl).toBe(
+      'nats://127.0.0.1:4222',
+    );
+    expect(loadConfig({ REALTIME_BUS_URL: 'redis://:secret@cache:6379/0' }).realtime.busUrl).toBe(
+      'redis://:secret@cache:6379/0',
+    );
   });
 
   it('lists every bad variable at once', () => {

@@ -172,6 +172,17 @@ const envSchema = z.object({
     .default(6),
   SMS_MAX_FREQUENCY: seconds.default(60),
   RATE_LIMIT_SMS_SENT: perWindow.default(30),
+  // Realtime (STOMP over WebSocket at /wss): the bus between instances, and heart-beats.
+  REALTIME_BUS_URL: z
+    .string()
+    .regex(/^(redis|rediss|nats):\/\/[^\s/]+/, 'must be a redis://, rediss:// or nats:// URL')
+    .refine((value) => URL.canParse(value), 'must be a redis://, rediss:// or nats:// URL')
+    .optional(),
+  REALTIME_HEARTBEAT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100')
+    .default(20_000),
 });
 
 /** One configured sign-in provider (see auth/oauth/providers.ts). */
@@ -256,6 +267,14 @@ export type Config = Readonly<{
   webDistDir: string;
   version: string;
   auth: AuthConfig;
+  realtime: RealtimeConfig;
+}>;
+
+export type RealtimeConfig = Readonly<{
+  /** Redis or NATS carrying events between instances; none for a single instance. */
+  busUrl: string | undefined;
+  /** What the server offers and asks for in the STOMP heart-beat negotiation. */
+  heartbeatMs: number;
 }>;
 
 export type AuthConfig = Readonly<{
@@ -435,6 +454,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
       oauthProviders: Object.freeze(oauthProviders(e)),
       manualLinkingEnabled: e.SECURITY_MANUAL_LINKING_ENABLED,
+    }),
+    realtime: Object.freeze({
+      busUrl: e.REALTIME_BUS_URL,
+      heartbeatMs: e.REALTIME_HEARTBEAT_MS,
     }),
   });
 }

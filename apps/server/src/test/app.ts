@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import { createLifecycle } from '../lib/lifecycle.ts';
+import type { CallAuthorizer } from '../realtime/realtime.policy.ts';
 
 /** The real app over a test database, quiet, with no built web app unless one is given. */
 export async function buildTestApp(
@@ -15,6 +16,7 @@ export async function buildTestApp(
     clock?: Clock;
     publisher?: EventPublisher;
     keys?: AuthKeys;
+    authorizeCall?: CallAuthorizer;
   } = {},
 ) {
   const config = {
@@ -31,6 +33,7 @@ export async function buildTestApp(
     authKeys: keys,
     ...(overrides.clock ? { clock: overrides.clock } : {}),
     ...(overrides.publisher ? { publisher: overrides.publisher } : {}),
+    ...(overrides.authorizeCall ? { authorizeCall: overrides.authorizeCall } : {}),
   });
   return { app, config, lifecycle, keys, database };
 }

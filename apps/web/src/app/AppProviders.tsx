@@ -1,9 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n.ts';
+import { connectRealtimeToAuth } from '../lib/stomp-client.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 interface AppProvidersProps {
@@ -15,6 +16,8 @@ interface AppProvidersProps {
 
 /** Notifications: top right, closing after 5000 ms (spec §8, §9). */
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+  // One STOMP connection while a user with an email is signed in (spec §4); none in tests.
+  useEffect(() => (env === 'test' ? undefined : connectRealtimeToAuth()), [env]);
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider

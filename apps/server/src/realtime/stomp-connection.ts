@@ -1,0 +1,404 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Db } from '../db/client.ts';
+import type { Caller } from '../http/caller.ts';
+import type { LocalBroker, Subscriber } from './broker.ts';
+import {
+  authorizeSendDestination,
+  authorizeSubscribe,
+  type CallAuthorizer,
+  type Decision,
+} from './realtime.policy.ts';
+import {
+  type StompFrame,
+  type StompHeaders,
+  StompParser,
+  StompProtocolError,
+  serializeFrame,
+} from './stomp-frame.ts';
+
+export const stompLimits = {
+  /** Largest incoming frame; the WebSocket message limit is the same. */
+  maxFrameBytes: 64 * 1024,
+  maxHeaders: 64,
+  maxSubscriptions: 100,
+  /** Unsent bytes a client may fall behind by before it is dropped as a slow consumer. */
+  maxBufferedBytes: 4 * 1024 * 1024,
+} as const;
+
+export type ConnectionDeps = {
+  db: Db;
+  caller: Caller;
+  broker: LocalBroker;
+  authorizeCall: CallAuthorizer;
+  /** Delivers a forwarded call message here and on the bus. */
+  forward(destination: string, body: string): void;
+  heartbeatMs: number;
+  /**
+   * For signed-in connections: whether the token's session is still live (not logged out,
+   * user not banned). Asked before every SUBSCRIBE and SEND, so a logout takes effect there.
+   */
+  stillSignedIn(): Promise<boolean>;
+  log: FastifyBaseLogger;
+  id: string;
+};
+
+/** WebSocket close codes used after an ERROR frame or when a peer goes silent. */
+const closeCodes = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008 } as const;
+
+type Subscription = Subscriber & { id: string; destination: string };
+
+/**
+ * One client's STOMP session over one WebSocket. Frames are handled strictly in order (a
+ * SUBSCRIBE's authorisation may wait on the database; a RECEIPT is sent only after it).
+ */
+export class StompConnection {
+  private readonly ws: WebSocket;
+  private readonly deps: ConnectionDeps;
+  private readonly parser = new StompParser(stompLimits);
+  private readonly subscriptions = new Map<string, Subscription>();
+  private state: 'connecting' | 'connected' | 'closed' = 'connecting';
+  private queue: Promise<void> = Promise.resolve();
+  private messageCount = 0;
+  private lastReceivedAt = Date.now();
+  private sendTimer: NodeJS.Timeout | undefined;
+  private checkTimer: NodeJS.Timeout | undefined;
+  /** Negotiated intervals (0 = none), for tests and logs. */
+  outgoingHeartbeatMs = 0;
+  incomingHeartbeatMs = 0;
+
+  constructor(ws: WebSocket, deps: ConnectionDeps) {
+    this.ws = ws;
+    this.deps = deps;
+    ws.on('message', (data, isBinary) => this.onData(data, isBinary));
+    ws.on('close', () => this.cleanUp());
+    ws.on('error', (error) => {
+      deps.log.debug({ err: error, connection: deps.id }, 'realtime: socket error');
+      this.cleanUp();
+    });
+  }
+
+  get closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  /** Clean close from the server (shutdown, or the access token expired). */
+  close(code: number = closeCodes.goingAway, reason = 'Server shutting down'): void {
+    if (this.state === 'closed') return;
+    this.cleanUp();
+    this.ws.close(code, reason);
+  }
+
+  /** Closes cleanly and resolves once the peer answered (or after `timeoutMs`, cut off). */
+  shutdown(timeoutMs = 2000): Promise<void> {
+    const ws = this.ws;
+    if (ws.readyState === ws.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        ws.terminate();
+        resolve();
+      }, timeoutMs);
+      timer.unref();
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      if (this.state === 'closed') ws.close(closeCodes.goingAway, 'Server shutting down');
+      else this.close();
+    });
+  }
+
+  /** Refuses with an ERROR frame, then closes (STOMP: the server closes after an ERROR). */
+  fail(message: string, detail = '', options: { receipt?: string; code?: number } = {}): void {
+    if (this.state === 'closed') return;
+    const headers: StompHeaders = { message, 'content-type': 'text/plain' };
+    if (options.receipt !== undefined) headers['receipt-id'] = options.receipt;
+    this.send(serializeFrame('ERROR', headers, detail || message));
+    this.deps.log.debug({ connection: this.deps.id, message }, 'realtime: refused');
+    this.cleanUp();
+    this.ws.close(options.code ?? closeCodes.policy, 'STOMP error');
+  }
+
+  private onData(data: unknown, _isBinary: boolean): void {
+    if (this.state === 'closed') return;
+    this.lastReceivedAt = Date.now();
+    const chunk = Array.isArray(data)
+      ? Buffer.concat(data as Buffer[])
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data as ArrayBuffer);
+    let frames: StompFrame[];
+    try {
+      frames = this.parser.push(chunk).frames;
+    } catch (error) {
+      const message = error instanceof StompProtocolError ? error.message : 'Malformed frame';
+      this.queue = this.queue.then(() =>
+        this.fail('Malformed frame', message, { code: closeCodes.protocol }),
+      );
+      return;
+    }
+    for (const frame of frames) {
+      this.queue = this.queue.then(() => this.handle(frame));
+    }
+    this.queue = this.queue.catch((error: unknown) => {
+      this.deps.log.error({ err: error, connection: this.deps.id }, 'realtime: frame failed');
+      this.fail('Internal error', 'The server could not handle this frame.');
+    });
+  }
+
+  private async handle(frame: StompFrame): Promise<void> {
+    if (this.state === 'closed') return;
+    if (this.state === 'connecting') {
+      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') {
+        this.fail('Not connected', 'The first frame must be CONNECT (or STOMP).');
+        return;
+      }
+      this.connect(frame);
+      return;
+    }
+    const receipt = frame.headers.receipt;
+    switch (frame.command) {
+      case 'SUBSCRIBE':
+        if (!(await this.subscribe(frame))) return;
+        break;
+      case 'UNSUBSCRIBE':
+        if (!this.unsubscribe(frame)) return;
+        break;
+      case 'SEND':
+        if (!(await this.sendFrame(frame))) return;
+        break;
+      case 'DISCONNECT':
+        if (receipt !== undefined) this.send(serializeFrame('RECEIPT', { 'receipt-id': receipt }));
+        this.close(closeCodes.normal, 'Disconnected');
+        return;
+      case 'CONNECT':
+      case 'STOMP':
+        this.fail('Already connected', 'CONNECT may only be sent once.', optionalReceipt(receipt));
+        return;
+      default:
+        // ACK, NACK and transactions: every subscription is ack:auto and there is no queueing.
+        this.fail(
+          `${frame.command} is not supported`,
+          'This server supports CONNECT, SUBSCRIBE, UNSUBSCRIBE, SEND and DISCONNECT.',
+          optionalReceipt(receipt),
+        );
+        return;
+    }
+    if (receipt !== undefined) this.send(serializeFrame('RECEIPT', { 'receipt-id': receipt }));
+  }
+
+  private connect(frame: StompFrame): void {
+    const versions = (frame.headers['accept-version'] ?? '1.0').split(',').map((v) => v.trim());
+    if (!versions.includes('1.2')) {
+      this.send(
+        serializeFrame(
+          'ERROR',
+          {
+            version: '1.2',
+            message: 'Supported protocol versions are 1.2',
+            'content-type': 'text/plain',
+          },
+          'Supported protocol versions are 1.2',
+        ),
+      );
+      this.cleanUp();
+      this.ws.close(closeCodes.protocol, 'STOMP error');
+      return;
+    }
+    const heartbeat = /^(\d{1,9}),(\d{1,9})$/.exec(frame.headers['heart-beat'] ?? '0,0');
+    if (!heartbeat) {
+      this.fail('Malformed frame', 'heart-beat must be two whole numbers, like 10000,10000.', {
+        code: closeCodes.protocol,
+      });
+      return;
+    }
+    // STOMP 1.2: each side sends at most as often as the other wants and it can.
+    const clientSends = Number(heartbeat[1]);
+    const clientWants = Number(heartbeat[2]);
+    const serverMs = this.deps.heartbeatMs;
+    this.outgoingHeartbeatMs = clientWants === 0 ? 0 : Math.max(serverMs, clientWants);
+    this.incomingHeartbeatMs = clientSends === 0 ? 0 : Math.max(serverMs, clientSends);
+    this.state = 'connected';
+    this.send(
+      serializeFrame('CONNECTED', {
+        version: '1.2',
+        'heart-beat': `${serverMs},${serverMs}`,
+        server: 'UpNext',
+        session: this.deps.id,
+        ...(this.deps.caller.kind === 'user' ? { 'user-name': this.deps.caller.userId } : {}),
+      }),
+    );
+    if (this.outgoingHeartbeatMs > 0) {
+      this.sendTimer = setInterval(() => {
+        if (this.ws.readyState === this.ws.OPEN) this.ws.send('\n');
+      }, this.outgoingHeartbeatMs);
+      this.sendTimer.unref();
+    }
+    if (this.incomingHeartbeatMs > 0) {
+      // Some slack for a busy network or machine: dead after twice the interval of silence.
+      const grace = this.incomingHeartbeatMs * 2;
+      this.checkTimer = setInterval(() => {
+        if (Date.now() - this.lastReceivedAt > grace) {
+          this.deps.log.debug({ connection: this.deps.id }, 'realtime: no heart-beat; closing');
+          this.cleanUp();
+          this.ws.terminate();
+        }
+      }, this.incomingHeartbeatMs);
+      this.checkTimer.unref();
+    }
+  }
+
+  private async subscribe(frame: StompFrame): Promise<boolean> {
+    const { id, destination, ack, receipt } = frame.headers;
+    if (!id || !destination) {
+      this.fail('Malformed frame', 'SUBSCRIBE needs the id and destination headers.', {
+        ...optionalReceipt(receipt),
+        code: closeCodes.protocol,
+      });
+      return false;
+    }
+    if (ack !== undefined && ack !== 'auto') {
+      this.fail('Unsupported ack mode', 'Only ack:auto is supported.', optionalReceipt(receipt));
+      return false;
+    }
+    if (this.subscriptions.has(id)) {
+      this.fail(
+        'Duplicate subscription',
+        `Subscription id ${id} is already in use.`,
+        optionalReceipt(receipt),
+      );
+      return false;
+    }
+    if (this.subscriptions.size >= stompLimits.maxSubscriptions) {
+      this.fail(
+        'Too many subscriptions',
+        `At most ${stompLimits.maxSubscriptions} per connection.`,
+      );
+      return false;
+    }
+    if (!(await this.checkSignedIn(receipt))) return false;
+    const decision = await authorizeSubscribe(
+      { db: this.deps.db, caller: this.deps.caller },
+      destination,
+    );
+    if (!this.allowed(decision, receipt)) return false;
+    if (this.state === 'closed') return false;
+    const subscription: Subscription = {
+      id,
+      destination,
+      deliver: (dest, body) => this.deliver(id, dest, body),
+    };
+    this.subscriptions.set(id, subscription);
+    this.deps.broker.add(destination, subscription);
+    return true;
+  }
+
+  private unsubscribe(frame: StompFrame): boolean {
+    const { id, receipt } = frame.headers;
+    if (!id) {
+      this.fail('Malformed frame', 'UNSUBSCRIBE needs the id header.', {
+        ...optionalReceipt(receipt),
+        code: closeCodes.protocol,
+      });
+      return false;
+    }
+    const subscription = this.subscriptions.get(id);
+    if (subscription) {
+      this.subscriptions.delete(id);
+      this.deps.broker.remove(subscription.destination, subscription);
+    }
+    return true;
+  }
+
+  private async sendFrame(frame: StompFrame): Promise<boolean> {
+    const { destination, receipt } = frame.headers;
+    if (!destination) {
+      this.fail('Malformed frame', 'SEND needs the destination header.', {
+        ...optionalReceipt(receipt),
+        code: closeCodes.protocol,
+      });
+      return false;
+    }
+    const caller = this.deps.caller;
+    if (!this.allowed(authorizeSendDestination(caller, destination), receipt)) return false;
+    if (caller.kind !== 'user') return false;
+    if (!(await this.checkSignedIn(receipt))) return false;
+    let message: unknown;
+    try {
+      message = JSON.parse(frame.body.toString('utf8'));
+    } catch {
+      this.fail(
+        'Malformed frame',
+        'A call message must be a JSON object.',
+        optionalReceipt(receipt),
+      );
+      return false;
+    }
+    const decision = await this.deps.authorizeCall(caller, message);
+    if (!decision.allow) {
+      this.fail('Call refused', decision.message, optionalReceipt(receipt));
+      return false;
+    }
+    this.deps.forward(decision.destination, JSON.stringify(message));
+    return true;
+  }
+
+  private async checkSignedIn(receipt: string | undefined): Promise<boolean> {
+    if (this.deps.caller.kind !== 'user' || (await this.deps.stillSignedIn())) return true;
+    this.fail('Session ended', 'Your session is not valid any more. Please sign in again.', {
+      ...optionalReceipt(receipt),
+    });
+    return false;
+  }
+
+  private allowed(decision: Decision, receipt: string | undefined): boolean {
+    if (decision.allow) return true;
+    this.fail('Access denied', decision.message, optionalReceipt(receipt));
+    return false;
+  }
+
+  private deliver(subscriptionId: string, destination: string, body: string): void {
+    if (this.state !== 'connected') return;
+    if (this.ws.bufferedAmount > stompLimits.maxBufferedBytes) {
+      this.deps.log.warn({ connection: this.deps.id }, 'realtime: slow consumer dropped');
+      this.cleanUp();
+      this.ws.terminate();
+      return;
+    }
+    this.messageCount++;
+    this.send(
+      serializeFrame(
+        'MESSAGE',
+        {
+          subscription: subscriptionId,
+          'message-id': `${this.deps.id}-${this.messageCount}`,
+          destination,
+          'content-type': 'application/json',
+        },
+        body,
+      ),
+    );
+  }
+
+  private send(frame: Buffer): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    // Text frames carry UTF-8 only; anything else goes as a binary WebSocket frame.
+    this.ws.send(frame, { binary: !isUtf8(frame) });
+  }
+
+  private cleanUp(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearInterval(this.sendTimer);
+    clearInterval(this.checkTimer);
+    for (const subscription of this.subscriptions.values()) {
+      this.deps.broker.remove(subscription.destination, subscription);
+    }
+    this.subscriptions.clear();
+  }
+}
+
+function optionalReceipt(receipt: string | undefined): { receipt?: string } {
+  return receipt === undefined ? {} : { receipt };
+}
