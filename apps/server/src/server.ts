@@ -6,6 +6,8 @@ import { buildApp } from './app.ts';
 import { loadAuthKeys } from './auth/keys.ts';
 import { mailerFor } from './auth/mailer.ts';
 import { hashPassword } from './auth/passwords.ts';
+import { parsePhone } from './auth/phone.ts';
+import { createSmsSender } from './auth/sms.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { systemClock } from './lib/clock.ts';

@@ -1,4 +1,4 @@
-import type { SmsConfig } from '../config.ts';
+import type { Config, SmsConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { authDevMailbox } from '../db/schema/auth.ts';
 import { AuthError } from './errors.ts';
@@ -98,6 +98,11 @@ export function twilioSms(options: TwilioOptions): SmsSender {
 }
 
 /** The sender for this configuration: Twilio, the developer mailbox, or none (production). */
+/** Whether texts can go out: a provider, or the developer mailbox outside production. */
+export function hasSmsPath(config: Pick<Config, 'env' | 'auth'>): boolean {
+  return config.auth.sms.twilio !== null || config.env !== 'production';
+}
+
 export function createSmsSender(
   config: SmsConfig,
   env: 'development' | 'production' | 'test',

@@ -19,6 +19,7 @@ import {
 } from '@upnext/contract/sessions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
+import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import { routeDoc, signedIn } from '../../http/route-docs.ts';
 import type { ErrorCode } from '../../lib/errors.ts';
@@ -39,9 +40,15 @@ const write: ErrorCode[] = [...signedIn, 'not_found'];
 /** Sessions, their services and slots (spec §7 paths; PRODUCT.md rules). */
 export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
   app,
-  { database, clock, publisher },
+  { config, database, clock, publisher },
 ) => {
-  const deps: service.SessionsDeps = { db: database.db, clock, publisher };
+  const deps: service.SessionsDeps = {
+    db: database.db,
+    clock,
+    publisher,
+    publicUrl: config.publicUrl,
+    smsEnabled: hasSmsPath(config),
+  };
 
   app.post(
     '/queues/sessions/schedule',

@@ -21,6 +21,9 @@ import { requireUser } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import { publishSessionState, publishToHolders } from '../tokens/tokens.events.ts';
+import { cancelSessionTokens } from '../tokens/tokens.notifications.ts';
+import type { TokenRow } from '../tokens/tokens.repository.ts';
 import {
   countsFromCounters,
   hhmm,
@@ -36,7 +39,14 @@ import {
 import * as repo from './sessions.repository.ts';
 import { assignedSubQueueIds } from './sessions.staff.ts';
 
-export type SessionsDeps = { db: Db; clock: Clock; publisher: EventPublisher };
+export type SessionsDeps = {
+  db: Db;
+  clock: Clock;
+  publisher: EventPublisher;
+  /** For the tokens a cancellation touches: their holders' links and whether to text them. */
+  publicUrl: string;
+  smsEnabled: boolean;
+};
 
 type Queryable = Db | Tx;
 type Window = { date: string; startTime: string; endTime: string };
@@ -426,6 +436,7 @@ export async function changeSessionStatus(
   caller: Caller,
   input: { sessionId: string; status: SessionStatus },
 ): Promise<Session> {
+  let cancelledTokens: TokenRow[] = [];
   const session = await deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, input.sessionId);
     if (!first) throw notFound('session');
@@ -439,18 +450,19 @@ export async function changeSessionStatus(
         { from: current.status, to: input.status },
       );
     }
-    // SEAM: cancelling also cancels the live tokens, notifies and refunds (tokens module).
-    await repo.updateSession(tx, current.id, { status: input.status, updatedAt: deps.clock() });
+    const now = deps.clock();
+    await repo.updateSession(tx, current.id, { status: input.status, updatedAt: now });
+    // Cancelling a session cancels its live tokens and tells their holders (refunds come
+    // with payments).
+    if (input.status === 'cancelled') {
+      cancelledTokens = await cancelSessionTokens(tx, deps, now, current.id);
+    }
     const [view] = await views(tx, [current.id]);
     if (!view) throw notFound('session');
     return view;
   });
-  deps.publisher.publish(`/topic/session/${session.id}`, {
-    sessionId: session.id,
-    status: session.status,
-    nowServing: session.counts.nowServing,
-    waiting: session.counts.waiting,
-  });
+  await publishToHolders(deps, cancelledTokens, 'token.cancelled');
+  await publishSessionState(deps, session.id);
   return session;
 }
 

@@ -1,48 +1,84 @@
+import type { SessionEvent, UserEvent } from '@upnext/contract/realtime';
+import { topics } from '@upnext/contract/realtime-topics';
 import { secondsPerToken } from './tokens.estimates.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
 import type { TokensDeps } from './tokens.service.ts';
 
 /**
- * Realtime announcements, always after the transaction committed (PRODUCT.md, "Realtime"):
- * the public state of a session on its topic (no personal data), and each holder's own
- * events on their private user topic.
+ * Realtime announcements, always after the transaction committed (PRODUCT.md, "Realtime"),
+ * in the shapes of `packages/contract/src/realtime.ts`: the public state of a session on its
+ * topic (no personal data), and each holder's own events on their private user topic.
  */
 export async function publishSessionState(deps: TokensDeps, sessionId: string) {
   const session = await repo.findSessionContext(deps.db, sessionId);
   if (!session) return;
   const counts = await repo.sessionCounts(deps.db, sessionId);
-  deps.publisher.publish(`/topic/session/${sessionId}`, {
+  const [current] = await repo.lastCalled(deps.db, sessionId, 1);
+  const event: Extract<SessionEvent, { type: 'session.state' }> = {
     type: 'session.state',
     sessionId,
     status: session.status,
-    nowServing: await repo.nowServingToken(deps.db, sessionId),
-    waiting: (counts.waiting ?? 0) + (counts.booked ?? 0),
-    served: counts.served ?? 0,
+    nowServing: current ? { number: current.number, label: current.displayNumber } : null,
+    waitingCount: (counts.waiting ?? 0) + (counts.booked ?? 0),
     averageServiceSeconds: Math.round(await secondsPerToken(deps, session)),
-  });
+    at: deps.clock().toISOString(),
+  };
+  deps.publisher.publish(topics.session(sessionId), event);
 }
 
+/** The board's call-out: a token was called (or recalled) to the session's counter. */
+export async function publishNowServing(
+  deps: TokensDeps,
+  session: SessionContext,
+  token: TokenRow,
+  recall: boolean,
+) {
+  const event: Extract<SessionEvent, { type: 'session.now_serving' }> = {
+    type: 'session.now_serving',
+    sessionId: session.sessionId,
+    number: token.number,
+    label: token.displayNumber,
+    serviceArea: await repo.subQueueName(deps.db, session.subQueueId),
+    recall,
+    at: deps.clock().toISOString(),
+  };
+  deps.publisher.publish(topics.session(session.sessionId), event);
+}
+
+const cancelReasons: Record<string, Extract<UserEvent, { type: 'token.cancelled' }>['reason']> = {
+  cancelled_by_visitor: 'visitor',
+  session_cancelled: 'session_cancelled',
+};
+
+/** "Called" or "cancelled" to each holder with an account. */
 export async function publishToHolders(
   deps: TokensDeps,
   tokens: readonly TokenRow[],
   type: 'token.called' | 'token.cancelled',
 ) {
   const holders = tokens.filter((token) => token.userId !== null);
-  const topics = await repo.subscribeIdsOf(
+  if (holders.length === 0) return;
+  const subscribers = await repo.subscribeIdsOf(
     deps.db,
     holders.map((token) => token.userId as string),
   );
+  const at = deps.clock().toISOString();
   for (const token of holders) {
-    const subscribeId = topics.get(token.userId as string);
+    const subscribeId = subscribers.get(token.userId as string);
     if (!subscribeId) continue;
-    deps.publisher.publish(`/topic/user/${subscribeId}`, {
-      type,
-      tokenId: token.id,
-      sessionId: token.sessionId,
-      displayNumber: token.displayNumber,
-      status: token.status,
-    });
+    const ref = { tokenId: token.id, sessionId: token.sessionId, label: token.displayNumber };
+    const session = await repo.findSessionContext(deps.db, token.sessionId);
+    const event: UserEvent =
+      type === 'token.called'
+        ? {
+            type,
+            ...ref,
+            serviceArea: await repo.subQueueName(deps.db, session?.subQueueId ?? null),
+            at,
+          }
+        : { type, ...ref, reason: cancelReasons[token.cancelReason ?? ''] ?? 'staff', at };
+    deps.publisher.publish(topics.user(subscribeId), event);
   }
 }
 
@@ -54,26 +90,28 @@ export async function publishWaitingLine(deps: TokensDeps, session: SessionConte
   const line = await repo.waitingLine(deps.db, session.sessionId, deps.clock());
   const holders = line.filter((entry) => entry.userId !== null);
   if (holders.length === 0) return;
-  const topics = await repo.subscribeIdsOf(deps.db, [
+  const subscribers = await repo.subscribeIdsOf(deps.db, [
     ...new Set(holders.map((entry) => entry.userId as string)),
   ]);
   const perToken = await secondsPerToken(deps, session);
+  const at = deps.clock().toISOString();
   line.forEach((entry, index) => {
-    const subscribeId = entry.userId ? topics.get(entry.userId) : undefined;
+    const subscribeId = entry.userId ? subscribers.get(entry.userId) : undefined;
     if (!subscribeId) return;
     const position = index + 1;
-    const event = {
+    const common = {
       tokenId: entry.id,
       sessionId: session.sessionId,
+      label: entry.displayNumber,
       position,
-      estimatedWaitMinutes: Math.ceil((position * perToken) / 60),
+      estimatedWaitSeconds: Math.round(position * perToken),
+      at,
     };
-    deps.publisher.publish(`/topic/user/${subscribeId}`, { type: 'token.position', ...event });
+    const moved: UserEvent = { type: 'token.position_changed', ...common };
+    deps.publisher.publish(topics.user(subscribeId), moved);
     if (position === session.turnApproachingThreshold) {
-      deps.publisher.publish(`/topic/user/${subscribeId}`, {
-        type: 'token.turn_approaching',
-        ...event,
-      });
+      const approaching: UserEvent = { type: 'token.turn_approaching', ...common };
+      deps.publisher.publish(topics.user(subscribeId), approaching);
     }
   });
 }

@@ -1,3 +1,4 @@
+import { sessionEvent, userEvent } from '@upnext/contract/realtime';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, slots } from '../../db/schema/index.ts';
@@ -471,16 +472,33 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
       `/topic/user/${profiles.find((p) => p.userId === user.userId)?.subscribeId}`;
     expect(published).toContainEqual({
       destination: topicOf(first),
-      body: expect.objectContaining({ type: 'token.called', displayNumber: 'A-001' }),
+      body: expect.objectContaining({
+        type: 'token.called',
+        label: 'A-001',
+        serviceArea: 'Counter 1',
+      }),
     });
     expect(published).toContainEqual({
       destination: `/topic/session/${live.session.id}`,
-      body: expect.objectContaining({ type: 'session.state', nowServing: 'A-001', waiting: 1 }),
+      body: expect.objectContaining({
+        type: 'session.state',
+        nowServing: { number: 1, label: 'A-001' },
+        waitingCount: 1,
+      }),
+    });
+    expect(published).toContainEqual({
+      destination: `/topic/session/${live.session.id}`,
+      body: expect.objectContaining({ type: 'session.now_serving', label: 'A-001', recall: false }),
     });
     expect(published).toContainEqual({
       destination: topicOf(second),
       body: expect.objectContaining({ type: 'token.turn_approaching', position: 1 }),
     });
+    // Every event is one the contract (and so the web client) knows.
+    for (const event of published) {
+      const schema = event.destination.startsWith('/topic/session/') ? sessionEvent : userEvent;
+      expect(schema.safeParse(event.body).success).toBe(true);
+    }
     const sessionEvents = published.filter((event) =>
       event.destination.startsWith('/topic/session/'),
     );
@@ -548,5 +566,33 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
     expect(
       (await t.app.inject({ method: 'GET', url, headers: hidden.owner.headers })).statusCode,
     ).toBe(200);
+  });
+
+  it('cancels the live tokens when staff cancel the session, and tells their holders', async () => {
+    const live = await createLiveSession(t);
+    const visitor = await createTestUser(t);
+    const token = (await take(visitor, { sessionId: live.session.id })).json().data;
+    published.length = 0;
+    const cancelled = await post('/queues/sessions/status', live.owner, {
+      sessionId: live.session.id,
+      status: 'cancelled',
+    });
+    expect(cancelled.statusCode).toBe(200);
+    const [row] = await tokensOf(live.session.id);
+    expect(row).toMatchObject({
+      id: token.id,
+      status: 'cancelled',
+      cancelReason: 'session_cancelled',
+    });
+    expect(published).toContainEqual({
+      destination: expect.stringMatching(/^\/topic\/user\//),
+      body: expect.objectContaining({
+        type: 'token.cancelled',
+        tokenId: token.id,
+        reason: 'session_cancelled',
+      }),
+    });
+    const after = await take(await createTestUser(t), { sessionId: live.session.id });
+    expect(after.json().error.code).toBe('session_closed');
   });
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
@@ -12,6 +11,7 @@ import {
   userProfiles,
 } from '../../db/schema/index.ts';
 import { liveTokenStatuses, queueTokens, type TokenStatus } from '../../db/schema/tokens.ts';
+import { newSubscribeId } from '../users/users.repository.ts';
 
 type Queryable = Db | Tx;
 export type TokenRow = typeof queueTokens.$inferSelect;
@@ -214,7 +214,12 @@ export async function setNowServing(tx: Tx, sessionId: string, number: number, n
 /** Waiting tokens in service order, each with its 1-based position. */
 export async function waitingLine(db: Queryable, sessionId: string, now: Date) {
   return db
-    .select({ id: queueTokens.id, userId: queueTokens.userId, number: queueTokens.number })
+    .select({
+      id: queueTokens.id,
+      userId: queueTokens.userId,
+      number: queueTokens.number,
+      displayNumber: queueTokens.displayNumber,
+    })
     .from(queueTokens)
     .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'waiting')))
     .orderBy(...serviceOrder(now));
@@ -257,18 +262,6 @@ export async function sessionCounts(db: Queryable, sessionId: string) {
   return Object.fromEntries(rows.map((row) => [row.status, row.count])) as Partial<
     Record<TokenStatus, number>
   >;
-}
-
-export async function nowServingToken(db: Queryable, sessionId: string) {
-  const [row] = await db
-    .select({ displayNumber: queueTokens.displayNumber })
-    .from(queueTokens)
-    .where(
-      and(eq(queueTokens.sessionId, sessionId), inArray(queueTokens.status, ['called', 'serving'])),
-    )
-    .orderBy(desc(queueTokens.calledAt))
-    .limit(1);
-  return row?.displayNumber ?? null;
 }
 
 /** Staff now calling in a session: waiting tokens are shared among them. */
@@ -358,9 +351,7 @@ export async function subscribeIdsOf(db: Queryable, userIds: readonly string[]) 
   if (userIds.length === 0) return new Map<string, string>();
   await db
     .insert(userProfiles)
-    .values(
-      userIds.map((userId) => ({ userId, subscribeId: randomBytes(16).toString('base64url') })),
-    )
+    .values(userIds.map((userId) => ({ userId, subscribeId: newSubscribeId() })))
     .onConflictDoNothing({ target: userProfiles.userId });
   const rows = await db
     .select({ userId: userProfiles.userId, subscribeId: userProfiles.subscribeId })
@@ -396,7 +387,11 @@ export async function waitingAheadOf(tx: Queryable, token: TokenRow) {
 /** The last tokens called in a session, newest first, with the counter that called them. */
 export async function lastCalled(db: Queryable, sessionId: string, limit: number) {
   return db
-    .select({ displayNumber: queueTokens.displayNumber, calledAt: queueTokens.calledAt })
+    .select({
+      number: queueTokens.number,
+      displayNumber: queueTokens.displayNumber,
+      calledAt: queueTokens.calledAt,
+    })
     .from(queueTokens)
     .where(and(eq(queueTokens.sessionId, sessionId), isNotNull(queueTokens.calledAt)))
     .orderBy(desc(queueTokens.calledAt), desc(queueTokens.number))

@@ -16,6 +16,7 @@ import {
 } from '@upnext/contract/tokens';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import * as service from './tokens.service.ts';
 
@@ -37,7 +38,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
     clock: options.clock,
     publisher: options.publisher,
     publicUrl: options.config.publicUrl,
-    smsEnabled: false,
+    smsEnabled: hasSmsPath(options.config),
   };
 
   app.post(

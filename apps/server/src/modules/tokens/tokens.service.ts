@@ -12,7 +12,12 @@ import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import { bookingCalendar } from './calendar.ts';
 import { secondsPerToken } from './tokens.estimates.ts';
-import { publishSessionState, publishToHolders, publishWaitingLine } from './tokens.events.ts';
+import {
+  publishNowServing,
+  publishSessionState,
+  publishToHolders,
+  publishWaitingLine,
+} from './tokens.events.ts';
 import { notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
   isCompanyMember,
@@ -356,7 +361,10 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
     }
     return { session, completed, called };
   });
-  if (result.called) await publishToHolders(deps, [result.called], 'token.called');
+  if (result.called) {
+    await publishNowServing(deps, result.session, result.called, false);
+    await publishToHolders(deps, [result.called], 'token.called');
+  }
   await publishSessionState(deps, sessionId);
   await publishWaitingLine(deps, result.session);
   const [completed] = result.completed
@@ -436,7 +444,10 @@ export async function actOnToken(
     if (action === 'recall') await notifyHolder(tx, deps, now, 'called', session, updated);
     return { token: updated, session };
   });
-  if (action === 'recall') await publishToHolders(deps, [token], 'token.called');
+  if (action === 'recall') {
+    await publishNowServing(deps, session, token, true);
+    await publishToHolders(deps, [token], 'token.called');
+  }
   await publishSessionState(deps, session.sessionId);
   await publishWaitingLine(deps, session);
   return (await present(deps, [token], { staff: true }))[0] as QueueToken;
