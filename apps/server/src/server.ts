@@ -103,17 +103,17 @@ await app.listen({ host: config.host, port: config.port });
 lifecycle.ready = true;
 
 const db = database.db;
+const smsSender = createSmsSender(config.auth.sms, config.env, db);
 outbox = createOutbox({
   db,
   clock: systemClock,
   mailer: mailerFor(config.auth, db),
+  // Visitors type their number as they like; the SMS path wants E.164 digits.
+  sms: smsSender ? (to, body) => smsSender.send(parsePhone(to), body) : undefined,
   log,
   beforeTick: async () => {
-    await enqueueDueReminders(
-      db,
-      { publicUrl: config.publicUrl, smsEnabled: false },
-      systemClock(),
-    );
+    const deps = { publicUrl: config.publicUrl, smsEnabled: smsSender !== null };
+    await enqueueDueReminders(db, deps, systemClock());
   },
 });
 outbox.start();
