@@ -7,6 +7,11 @@ import { defineConfig } from '@playwright/test';
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+// The local OpenID Connect provider of the OAuth journey (e2e/oidc-provider.ts).
+const oidcPort = port + 1;
+const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
+const oidcSecret = 'e2e-only-oidc-client-secret';
+const nodeBin = join(root, 'node_modules/.bin/node');
 
 // Debian's Chromium (`apt-get install chromium`): Playwright's own download is unavailable here.
 function chromiumPath(): string {
@@ -48,23 +53,41 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  // The real server, serving the built app (`npm run test:e2e` builds it first).
-  webServer: {
-    command: `${join(root, 'node_modules/.bin/node')} ../apps/server/src/server.ts`,
-    cwd: import.meta.dirname,
-    url: `${baseURL}/api/ready`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`,
-      PORT: String(port),
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      // Journeys mail one address several times within a minute (sign-up, then a reset link).
-      SMTP_MAX_FREQUENCY: '0',
+  webServer: [
+    {
+      command: `${nodeBin} oidc-provider.ts`,
+      cwd: import.meta.dirname,
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      env: {
+        E2E_OIDC_PORT: String(oidcPort),
+        E2E_OIDC_SECRET: oidcSecret,
+        E2E_APP_ORIGIN: baseURL,
+      },
     },
-  },
+    // The real server, serving the built app (`npm run test:e2e` builds it first).
+    {
+      command: `${nodeBin} ../apps/server/src/server.ts`,
+      cwd: import.meta.dirname,
+      url: `${baseURL}/api/ready`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`,
+        PORT: String(port),
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        // Journeys mail one address several times within a minute (sign-up, then a reset link).
+        SMTP_MAX_FREQUENCY: '0',
+        EXTERNAL_OIDC_ISSUER: oidcIssuer,
+        EXTERNAL_OIDC_CLIENT_ID: 'upnext',
+        EXTERNAL_OIDC_SECRET: oidcSecret,
+        EXTERNAL_OIDC_NAME: 'Harbour SSO',
+      },
+    },
+  ],
 });

@@ -52,6 +52,9 @@ export async function startTestOidcProvider(options: {
   redirectUris: string[];
   account?: TestAccount;
   host?: string;
+  /** Fixed port and client secret, for a provider started before the server it serves (e2e). */
+  port?: number;
+  clientSecret?: string;
 }): Promise<TestOidcProvider> {
   const host = options.host ?? '127.0.0.1';
   const accounts = new Map<string, TestAccount>();
@@ -63,7 +66,10 @@ export async function startTestOidcProvider(options: {
   };
   accounts.set(current.sub, current);
 
-  const client: TestClient = { clientId: 'upnext', clientSecret: randomBytes(24).toString('hex') };
+  const client: TestClient = {
+    clientId: 'upnext',
+    clientSecret: options.clientSecret ?? randomBytes(24).toString('hex'),
+  };
   const otherClient: TestClient = {
     clientId: 'another-app',
     clientSecret: randomBytes(24).toString('hex'),
@@ -77,7 +83,7 @@ export async function startTestOidcProvider(options: {
   };
 
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${host}:${port}`;
 
