@@ -175,6 +175,8 @@ export function recoveryRedirectUrl(): string {
 
 export interface AuthSettings {
   external: Record<string, boolean>;
+  /** Display names the server gives providers (ours: `oidc` is EXTERNAL_OIDC_NAME). */
+  external_labels?: Record<string, string>;
   disable_signup?: boolean;
   mailer_autoconfirm?: boolean;
   phone_autoconfirm?: boolean;
@@ -208,7 +210,10 @@ const PROVIDER_NAMES: Record<string, string> = {
   keycloak: 'Keycloak',
 };
 
-export function providerLabel(provider: string): string {
+/** The name a provider goes by: the server's label (e.g. EXTERNAL_OIDC_NAME), else a known one. */
+export function providerLabel(provider: string, settings?: AuthSettings): string {
+  const configured = settings?.external_labels?.[provider];
+  if (configured) return configured;
   const name = PROVIDER_NAMES[provider];
   if (name) return name;
   const plain = provider.replace(/^custom:/, '').replace(/[_-]+/g, ' ');

@@ -29,7 +29,7 @@ export function IdentitiesSection({ user }: { user: User }) {
   const name = (provider: string) =>
     i18n.exists(`account:identities.providers.${provider}`)
       ? t(`identities.providers.${provider}`)
-      : providerLabel(provider);
+      : providerLabel(provider, settings.data);
 
   const link = (provider: string) =>
     void action.run(() =>
@@ -111,7 +111,7 @@ export function IdentitiesSection({ user }: { user: User }) {
         <Group gap="sm">
           {linkable.map((provider) => (
             <Button key={provider} variant="default" onClick={() => link(provider)}>
-              {t('identities.link', { provider: providerLabel(provider) })}
+              {t('identities.link', { provider: name(provider) })}
             </Button>
           ))}
         </Group>

@@ -32,7 +32,7 @@ export function OAuthButtons({ disabled, onSelect }: OAuthButtonsProps) {
           onClick={() => onSelect(provider)}
           fullWidth
         >
-          {t('actions.continueWith', { provider: providerLabel(provider) })}
+          {t('actions.continueWith', { provider: providerLabel(provider, settings.data) })}
         </Button>
       ))}
       <Divider label={t('messages.or')} labelPosition="center" my="xs" />

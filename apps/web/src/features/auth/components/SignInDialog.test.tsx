@@ -255,6 +255,17 @@ describe('SignInDialog', () => {
     });
   });
 
+  it('names a generic OpenID Connect provider as the server labels it', async () => {
+    settings = {
+      external: { email: true, phone: false, oidc: true },
+      external_labels: { oidc: 'Harbour SSO' },
+    };
+    open();
+    expect(
+      await screen.findByRole('button', { name: 'Continue with Harbour SSO' }),
+    ).toBeInTheDocument();
+  });
+
   it('sends the recovery email to the address given', async () => {
     auth.resetPasswordForEmail.mockResolvedValue({ data: {}, error: null });
     const { user } = open();
