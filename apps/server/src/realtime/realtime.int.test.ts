@@ -3,6 +3,7 @@ import { topics } from '@upnext/contract/realtime';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
+import { joinRequests } from '../db/schema/queues.ts';
 import { sessions } from '../db/schema/sessions.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import { buildTestApp, type TestApp } from '../test/app.ts';
@@ -157,6 +158,17 @@ describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
       expect((await outsider.errors.next()).body).toBe(`You may not follow session ${hidden}.`);
       await outsider.closed;
     }
+
+    // An approved join request lets a visitor follow the private queue's sessions.
+    const requester = await createTestUser(t);
+    await database.db.insert(joinRequests).values({
+      queueId: privateSession.queueId,
+      userId: requester.userId,
+      status: 'approved',
+    });
+    const approved = await connectStomp(wssUrl(base, requester.accessToken));
+    await approved.subscribe(topics.session(privateSession.sessionId));
+    await approved.close();
 
     const unknown = await connectStomp(wssUrl(base, visitor.accessToken));
     unknown.client.subscribe('/topic/everything', () => {});

@@ -2,6 +2,7 @@ import { callDestination } from '@upnext/contract/realtime';
 import type { Db } from '../db/client.ts';
 import type { Caller, SignedInCaller } from '../http/caller.ts';
 import { activeRoleIn } from '../modules/companies/membership.repository.ts';
+import { hasApprovedRequest } from '../modules/queues/queues.repository.ts';
 import { sessionAudience, subscribeIdOf } from './realtime.repository.ts';
 
 /**
@@ -49,7 +50,12 @@ export async function authorizeSubscribe(
     if (audience.queueStatus === 'active' && audience.visibility !== 'private') return allow;
     if (caller.kind !== 'user') return hidden;
     const role = await activeRoleIn(db, audience.companyId, caller.userId);
-    return role ? allow : hidden;
+    if (role) return allow;
+    // A private queue's approved requesters follow its sessions like any visitor.
+    const approved =
+      audience.queueStatus === 'active' &&
+      (await hasApprovedRequest(db, audience.queueId, caller.userId));
+    return approved ? allow : hidden;
   }
   return refuse(`There is no topic ${destination}.`);
 }

@@ -15,6 +15,7 @@ export async function subscribeIdOf(db: Db, userId: string): Promise<string | un
 }
 
 export type SessionAudience = {
+  queueId: string;
   companyId: string;
   visibility: 'public' | 'unlisted' | 'private';
   queueStatus: 'active' | 'archived';
@@ -27,6 +28,7 @@ export async function sessionAudience(
 ): Promise<SessionAudience | undefined> {
   const [row] = await db
     .select({
+      queueId: queues.id,
       companyId: queues.companyId,
       visibility: queues.visibility,
       queueStatus: queues.status,

@@ -128,7 +128,7 @@ export function upgradeStatus(url: string): Promise<number | 'open'> {
   });
 }
 
-export type Fixture = { companyId: string; sessionId: string };
+export type Fixture = { companyId: string; queueId: string; sessionId: string };
 
 /** A company with a queue of the given visibility and one session today. */
 export async function createSessionFixture(
@@ -170,7 +170,7 @@ export async function createSessionFixture(
     })
     .returning();
   if (!session) throw new Error('session not created');
-  return { companyId: company.id, sessionId: session.id };
+  return { companyId: company.id, queueId: queue.id, sessionId: session.id };
 }
 
 export async function addMember(db: Db, companyId: string, userId: string, email: string) {

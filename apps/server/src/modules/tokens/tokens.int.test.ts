@@ -1,7 +1,7 @@
 import { sessionEvent, userEvent } from '@upnext/contract/realtime';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions, slots } from '../../db/schema/index.ts';
+import { joinRequests, sessions, slots } from '../../db/schema/index.ts';
 import { queueTokens } from '../../db/schema/tokens.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -129,6 +129,13 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
     const privateQueue = await createLiveSession(t, { visibility: 'private' });
     const hidden = await take(visitor, { sessionId: privateQueue.session.id });
     expect(hidden.json().error.code).toBe('session_not_found');
+    // An approved join request opens the private queue to that visitor.
+    await database.db.insert(joinRequests).values({
+      queueId: privateQueue.queue.id,
+      userId: visitor.userId,
+      status: 'approved',
+    });
+    expect((await take(visitor, { sessionId: privateQueue.session.id })).statusCode).toBe(201);
     const slotsOnly = await createLiveSession(t, { mode: 'slots' });
     const walkIn = await take(visitor, { sessionId: slotsOnly.session.id });
     expect(walkIn.json().error.code).toBe('walk_in_not_allowed');

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Caller, SignedInCaller } from '../../http/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { activeRoleIn } from '../companies/membership.repository.ts';
+import { hasApprovedRequest } from '../queues/queues.repository.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 
 /** Staff of the session's company (any role) run its live queue and see its visitors. */
@@ -23,8 +24,8 @@ export async function requireStaff(
 }
 
 /**
- * Visitors may join sessions of active public or unlisted queues; private queues only take
- * the company's own staff for now (join requests decide the rest once they exist).
+ * Visitors may join sessions of active public or unlisted queues, and of private ones once
+ * their join request was approved; staff of the company always may.
  */
 export async function requireJoinable(
   db: Db | Tx,
@@ -33,7 +34,10 @@ export async function requireJoinable(
 ): Promise<{ staff: boolean }> {
   const staff = await isCompanyMember(db, caller, session.companyId);
   if (staff) return { staff };
-  if (session.queueStatus !== 'active' || session.visibility === 'private') {
+  const approved =
+    session.visibility === 'private' &&
+    (await hasApprovedRequest(db, session.queueId, caller.userId));
+  if (session.queueStatus !== 'active' || (session.visibility === 'private' && !approved)) {
     // Indistinguishable from a session that does not exist: nothing leaks about it.
     throw new AppError('session_not_found', 'This session does not exist.');
   }
