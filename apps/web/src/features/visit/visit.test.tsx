@@ -212,6 +212,103 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(bodyOf('/api/queues/sessions/tokens')).toBeUndefined();
   });
 
+  it('books a chosen time slot and confirms it with its time', async () => {
+    const SERVICE = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f27';
+    const slot = (slotNo: number, startTime: string, bookable: boolean) => ({
+      serviceId: SERVICE,
+      slotNo,
+      startTime,
+      endTime: startTime.replace(':00', ':15'),
+      startsAt: '2026-03-30T08:00:00.000+00:00',
+      endsAt: '2026-03-30T08:15:00.000+00:00',
+      capacity: 1,
+      bookedCount: bookable ? 0 : 1,
+      status: 'open',
+      bookable,
+    });
+    const booking: QueueToken = {
+      ...token,
+      kind: 'booking',
+      status: 'booked',
+      serviceId: SERVICE,
+      slotNo: 2,
+      slotStartsAt: '2026-03-30T09:00:00.000+00:00',
+      position: null,
+    };
+    serve(
+      () => [booking],
+      (url, init) => {
+        if (url.startsWith('/api/queues/by-code/'))
+          return json({ data: { ...queue, mode: 'slots' } });
+        if (url === `/api/queues/sessions/${SESSION}/services`) {
+          return json({
+            data: [
+              {
+                id: SERVICE,
+                sessionId: SESSION,
+                serviceTypeId: SERVICE,
+                serviceTypeName: 'Blood test',
+                slotMinutes: 15,
+                capacityPerSlot: 1,
+                slotCount: 2,
+              },
+            ],
+          });
+        }
+        if (url === `/api/queues/sessions/services/${SERVICE}/slots`) {
+          return json({ data: [slot(1, '09:00', false), slot(2, '10:00', true)] });
+        }
+        if (url === '/api/queues/sessions/slots/tokens' && init?.method === 'POST') {
+          return json({ data: booking });
+        }
+        return undefined;
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Take a token/ })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: /^Choose a time/ }));
+    expect(await screen.findByRole('button', { name: '09:00, full' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Book 10:00' }));
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    expect(bodyOf('/api/queues/sessions/slots/tokens')).toEqual({ serviceId: SERVICE, slotNo: 2 });
+    expect(screen.getByText(/^Your time:/)).toBeInTheDocument();
+    expect(screen.getByText('Booked')).toBeInTheDocument();
+  });
+
+  it('offers to ask to join a private queue and sends the request for its id', async () => {
+    serve(
+      () => [],
+      (url, init) => {
+        if (url.startsWith('/api/queues/by-code/')) {
+          return json(
+            {
+              error: {
+                code: 'join_request_required',
+                message: 'This queue is private: ask to join it first.',
+                details: {
+                  queueId: QUEUE,
+                  queueName: 'General practice',
+                  companyName: 'Harbourview',
+                },
+              },
+            },
+            403,
+          );
+        }
+        if (url === '/api/queues/requests' && init?.method === 'POST') return json({ data: {} });
+        return undefined;
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    expect(await screen.findByText('This queue is private')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Ask to join' }));
+    expect(await screen.findByText(/Your request was sent/)).toBeInTheDocument();
+    expect(bodyOf('/api/queues/requests')).toEqual({ queueId: QUEUE });
+  });
+
   it('asks for a join code when the link has none', async () => {
     serve(() => []);
     const user = userEvent.setup();
@@ -265,5 +362,36 @@ describe('my sessions', { timeout: 30_000 }, () => {
     const earlier = await screen.findByRole('region', { name: 'Earlier' });
     expect(await within(earlier).findByText('Cancelled')).toBeInTheDocument();
     expect(screen.queryByText('Sessions assigned to me today')).not.toBeInTheDocument();
+  });
+
+  it("shows staff today's assigned sessions with a link to the live session", async () => {
+    serve(
+      () => [],
+      (url) => {
+        if (url.startsWith('/api/user/user-data')) {
+          return json({
+            data: {
+              ...userData,
+              companies: [
+                {
+                  companyId: COMPANY,
+                  name: 'Harbourview',
+                  slug: 'h',
+                  role: 'staff',
+                  status: 'active',
+                },
+              ],
+            },
+          });
+        }
+        if (url.startsWith('/api/queues/sessions?date=')) return json({ data: [session] });
+        return undefined;
+      },
+    );
+    renderAt('/admin/my-sessions', <MySessionsPage />, '/admin/my-sessions');
+    const region = await screen.findByRole('region', { name: 'Sessions assigned to me today' });
+    const link = await within(region).findByRole('link', { name: /Open the live session/ });
+    expect(link).toHaveAttribute('href', `/admin/live-sessions/all/2026-03-30/${SESSION}`);
+    expect(await screen.findByText('Nothing booked yet')).toBeInTheDocument();
   });
 });
