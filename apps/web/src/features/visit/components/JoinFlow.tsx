@@ -137,6 +137,7 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
       <SessionList
         queue={queue.data}
         busy={take.isPending || book.isPending}
+        takingId={take.isPending ? take.variables?.sessionId : undefined}
         onTake={(sessionId) => run({ kind: 'take', sessionId })}
         onBook={(serviceId, slotNo) => run({ kind: 'book', serviceId, slotNo })}
       />
@@ -217,11 +218,13 @@ function QueueHeader({ queue, onChangeCode }: { queue: Queue; onChangeCode: () =
 interface SessionListProps {
   queue: Queue;
   busy: boolean;
+  /** The session a token is being taken in, to show the spinner on its own button. */
+  takingId: string | undefined;
   onTake: (sessionId: string) => void;
   onBook: (serviceId: string, slotNo: number) => void;
 }
 
-function SessionList({ queue, busy, onTake, onBook }: SessionListProps) {
+function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps) {
   const { t, i18n } = useTranslation('visit');
   const from = todayLocal();
   const sessions = useUpcomingSessions(queue.id, from, addDays(from, 6));
@@ -249,10 +252,14 @@ function SessionList({ queue, busy, onTake, onBook }: SessionListProps) {
       {sessions.data && sessions.data.length > 0 ? (
         <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
           {sessions.data.map((session) => {
-            const label = `${formatDay(session.date, i18n.language)}, ${t('join.sessionTime', {
-              start: shortTime(session.startTime),
-              end: shortTime(session.endTime),
-            })}`;
+            const label = t('join.sessionLabel', {
+              day: formatDay(session.date, i18n.language),
+              time: t('join.sessionTime', {
+                start: shortTime(session.startTime),
+                end: shortTime(session.endTime),
+              }),
+            });
+            const open = slotsFor === session.id;
             return (
               <li key={session.id}>
                 <Paper withBorder radius="md" p="md">
@@ -275,8 +282,9 @@ function SessionList({ queue, busy, onTake, onBook }: SessionListProps) {
                       {walkIns ? (
                         <Button
                           onClick={() => onTake(session.id)}
-                          loading={busy}
-                          aria-label={`${t('join.takeToken')}: ${label}`}
+                          loading={busy && takingId === session.id}
+                          disabled={busy && takingId !== session.id}
+                          aria-label={t('join.takeTokenFor', { session: label })}
                         >
                           {t('join.takeToken')}
                         </Button>
@@ -285,7 +293,9 @@ function SessionList({ queue, busy, onTake, onBook }: SessionListProps) {
                         <Button
                           variant="light"
                           aria-expanded={slotsFor === session.id}
-                          aria-label={`${slotsFor === session.id ? t('join.hideSlots') : t('join.chooseSlot')}: ${label}`}
+                          aria-label={t(open ? 'join.hideSlotsFor' : 'join.chooseSlotFor', {
+                            session: label,
+                          })}
                           onClick={() => setSlotsFor(slotsFor === session.id ? null : session.id)}
                         >
                           {slotsFor === session.id ? t('join.hideSlots') : t('join.chooseSlot')}
