@@ -131,7 +131,14 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
       ) : null}
       {actionError ? (
         <Notice tone="red" role="alert" data-testid="join-error">
-          {visitErrorText(actionError)}
+          <Stack gap="xs" align="flex-start">
+            {visitErrorText(actionError)}
+            {errorCode(actionError) === 'token_limit_reached' ? (
+              <Anchor component={Link} to={spaRoutes.adminMySessions} c="red.9" fw={600}>
+                {t('token.mySessions')}
+              </Anchor>
+            ) : null}
+          </Stack>
         </Notice>
       ) : null}
       <SessionList
