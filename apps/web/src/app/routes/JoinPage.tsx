@@ -1,11 +1,32 @@
 import { Container } from '@mantine/core';
-import { IconQrcode } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder.tsx';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
+import { JoinFlow } from '../../features/visit/components/JoinFlow.tsx';
 
 export function Component() {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const [signInOpened, signIn] = useDisclosure(false);
+  const code = searchParams.get('code')?.trim() || null;
+
   return (
-    <Container size="md" py={{ base: 40, sm: 64 }}>
-      <ScreenPlaceholder i18nKey="join" icon={<IconQrcode aria-hidden />} />
+    <Container size="sm" py={{ base: 32, sm: 56 }}>
+      <PageHeader title={t('join.title')} description={t('join.description')} />
+      <JoinFlow
+        code={code}
+        onCodeChange={(next) => setSearchParams(next ? { code: next } : {})}
+        requestSignIn={signIn.open}
+      />
+      {/* The app's own sign-in dialog; after signing in the visitor stays on this page. */}
+      <SignInDialog
+        opened={signInOpened}
+        onClose={signIn.close}
+        redirectTo={location.pathname + location.search}
+      />
     </Container>
   );
 }

@@ -1,6 +1,18 @@
-import { IconTicket } from '@tabler/icons-react';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { MySessions } from '../../../features/visit/components/MySessions.tsx';
 
 export function Component() {
-  return <ScreenPlaceholder i18nKey="admin.mySessions" icon={<IconTicket aria-hidden />} />;
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  return (
+    <>
+      <PageHeader
+        title={t('admin.mySessions.title')}
+        description={t('admin.mySessions.description')}
+      />
+      <MySessions highlightTokenId={searchParams.get('token')} />
+    </>
+  );
 }

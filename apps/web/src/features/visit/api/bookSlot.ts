@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BookSlotInput, QueueToken } from '@upnext/contract/tokens';
+import { api } from '../../../lib/api-client.ts';
+import { visitKeys, visitPaths } from './keys.ts';
+
+/** `POST /queues/sessions/slots/tokens`: book a time slot of a session service. */
+export function bookSlot(input: BookSlotInput): Promise<QueueToken> {
+  return api.post<QueueToken>(visitPaths.bookSlot, input);
+}
+
+export function useBookSlot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bookSlot,
+    onSettled: (_data, _error, input) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: visitKeys.myTokens() }),
+        queryClient.invalidateQueries({ queryKey: visitKeys.slots(input.serviceId) }),
+      ]),
+  });
+}

@@ -1,0 +1,43 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { bookingDetailsSchema } from '@upnext/contract/tokens';
+import type { z } from 'zod';
+import { api, apiRequest } from '../../../lib/api-client.ts';
+import { visitKeys, visitPaths } from './keys.ts';
+
+export type BookingDetails = z.infer<typeof bookingDetailsSchema>;
+
+/** `GET /queues/sessions/slots/booking-details?tokenId=`: when and where a booking is. */
+export function getBookingDetails(tokenId: string, signal?: AbortSignal) {
+  return api.get<BookingDetails>(visitPaths.bookingDetails, { query: { tokenId }, signal });
+}
+
+export function bookingDetailsQueryOptions(tokenId: string) {
+  return queryOptions({
+    queryKey: visitKeys.booking(tokenId),
+    queryFn: ({ signal }) => getBookingDetails(tokenId, signal),
+  });
+}
+
+export function useBookingDetails(tokenId: string, enabled: boolean) {
+  return useQuery({ ...bookingDetailsQueryOptions(tokenId), enabled });
+}
+
+/**
+ * The booking as an iCalendar file. The `format=ics` answer needs the bearer token, so it is
+ * fetched through the API client (JSON details, whose `calendar` is the same event) and saved
+ * as a Blob rather than linked directly.
+ */
+export async function downloadBookingCalendar(tokenId: string): Promise<void> {
+  const details = await apiRequest<BookingDetails>('GET', visitPaths.bookingDetails, {
+    query: { tokenId },
+  });
+  const blob = new Blob([details.calendar], { type: 'text/calendar;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `booking-${details.token.displayNumber}.ics`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}

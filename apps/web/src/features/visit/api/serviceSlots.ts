@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Slot } from '@upnext/contract/sessions';
+import { api } from '../../../lib/api-client.ts';
+import { visitKeys, visitPaths } from './keys.ts';
+
+/** `GET /queues/sessions/services/{serviceId}/slots`: a service's slots and what is left. */
+export function getServiceSlots(serviceId: string, signal?: AbortSignal) {
+  return api.get<Slot[]>(visitPaths.slots, { params: { serviceId }, signal });
+}
+
+export function serviceSlotsQueryOptions(serviceId: string) {
+  return queryOptions({
+    queryKey: visitKeys.slots(serviceId),
+    queryFn: ({ signal }) => getServiceSlots(serviceId, signal),
+  });
+}
+
+export function useServiceSlots(serviceId: string | null) {
+  return useQuery({ ...serviceSlotsQueryOptions(serviceId ?? ''), enabled: Boolean(serviceId) });
+}

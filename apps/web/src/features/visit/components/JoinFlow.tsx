@@ -1,0 +1,393 @@
+import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCalendarOff, IconLock, IconSearch } from '@tabler/icons-react';
+import type { Queue } from '@upnext/contract/queues';
+import { spaRoutes } from '@upnext/contract/routes';
+import type { Session } from '@upnext/contract/sessions';
+import type { QueueToken } from '@upnext/contract/tokens';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useCurrentUser } from '../../../lib/auth-session.ts';
+import { useBookSlot } from '../api/bookSlot.ts';
+import { useCreateJoinRequest } from '../api/createJoinRequest.ts';
+import { useQueueByCode } from '../api/getQueueByCode.ts';
+import { useTakeToken } from '../api/takeToken.ts';
+import { useUpcomingSessions } from '../api/upcomingSessions.ts';
+import { useLiveTokens } from '../hooks/useLiveTokens.ts';
+import { addDays, formatDay, formatPrice, shortTime, todayLocal } from './format.ts';
+import { LiveTokenCard } from './LiveTokenCard.tsx';
+import { SlotPicker } from './SlotPicker.tsx';
+import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { Notice, Tag, type Tone } from './tones.tsx';
+import { errorCode, visitErrorText } from './visitError.ts';
+
+/** What the visitor asked for before signing in; done as soon as they are signed in. */
+type Pending =
+  | { kind: 'take'; sessionId: string }
+  | { kind: 'book'; serviceId: string; slotNo: number }
+  | { kind: 'ask'; queueId: string };
+
+interface JoinFlowProps {
+  /** The join code from `?code=`, or null before one is typed. */
+  code: string | null;
+  onCodeChange: (code: string | null) => void;
+  /** Open the app's sign-in dialog (the page owns it). */
+  requestSignIn: () => void;
+}
+
+const sessionTones: Record<Session['status'], Tone> = {
+  scheduled: 'blue',
+  open: 'teal',
+  paused: 'yellow',
+  closed: 'gray',
+  cancelled: 'red',
+};
+
+/** `/join`: find a queue by code, pick a session, take a token or book a time, follow it live. */
+export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
+  const { t } = useTranslation('visit');
+  const user = useCurrentUser();
+  const queue = useQueueByCode(code);
+  const take = useTakeToken();
+  const book = useBookSlot();
+  const ask = useCreateJoinRequest();
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [confirmed, setConfirmed] = useState<QueueToken | null>(null);
+
+  function run(action: Pending) {
+    if (!user) {
+      setPending(action);
+      requestSignIn();
+      return;
+    }
+    setPending(null);
+    if (action.kind === 'take') {
+      take.mutate({ sessionId: action.sessionId }, { onSuccess: setConfirmed });
+    } else if (action.kind === 'book') {
+      book.mutate(
+        { serviceId: action.serviceId, slotNo: action.slotNo },
+        { onSuccess: setConfirmed },
+      );
+    } else {
+      ask.mutate({ queueId: action.queueId });
+    }
+  }
+
+  // Signed in with an action waiting: carry it out (the visitor does not have to click again).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run only when the user arrives
+  useEffect(() => {
+    if (user && pending) run(pending);
+  }, [user]);
+
+  if (!code) return <CodeForm onSubmit={onCodeChange} />;
+
+  if (confirmed) {
+    return (
+      <Confirmation
+        initial={confirmed}
+        onBack={() => {
+          setConfirmed(null);
+          take.reset();
+          book.reset();
+        }}
+      />
+    );
+  }
+
+  if (queue.isPending) return <LoadingList rows={3} />;
+  if (queue.isError) {
+    const code403 = errorCode(queue.error) === 'join_request_required';
+    if (code403) {
+      return (
+        <PrivateQueue
+          signedIn={Boolean(user)}
+          sent={ask.isSuccess}
+          busy={ask.isPending}
+          error={ask.error}
+          onAsk={() => {
+            const queueId = queueIdFromError(queue.error);
+            if (queueId) run({ kind: 'ask', queueId });
+          }}
+          onChangeCode={() => onCodeChange(null)}
+        />
+      );
+    }
+    return (
+      <Stack gap="md">
+        <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
+        <CodeForm onSubmit={onCodeChange} initial={code} />
+      </Stack>
+    );
+  }
+
+  const actionError = take.error ?? book.error;
+  return (
+    <Stack gap="lg">
+      <QueueHeader queue={queue.data} onChangeCode={() => onCodeChange(null)} />
+      {pending && !user ? (
+        <Notice tone="blue" role="status">
+          {t('join.signInFirst')}
+        </Notice>
+      ) : null}
+      {actionError ? (
+        <Notice tone="red" role="alert" data-testid="join-error">
+          <Stack gap="xs" align="flex-start">
+            {visitErrorText(actionError)}
+            {errorCode(actionError) === 'token_limit_reached' ? (
+              <Anchor component={Link} to={spaRoutes.adminMySessions} c="red.9" fw={600}>
+                {t('token.mySessions')}
+              </Anchor>
+            ) : null}
+          </Stack>
+        </Notice>
+      ) : null}
+      <SessionList
+        queue={queue.data}
+        busy={take.isPending || book.isPending}
+        takingId={take.isPending ? take.variables?.sessionId : undefined}
+        onTake={(sessionId) => run({ kind: 'take', sessionId })}
+        onBook={(serviceId, slotNo) => run({ kind: 'book', serviceId, slotNo })}
+      />
+    </Stack>
+  );
+}
+
+/** The 403's details may name the queue (for "Ask to join"). */
+function queueIdFromError(error: unknown): string | null {
+  const details = (error as { details?: unknown }).details;
+  if (details && typeof details === 'object' && 'queueId' in details) {
+    const id = (details as { queueId: unknown }).queueId;
+    return typeof id === 'string' ? id : null;
+  }
+  return null;
+}
+
+function CodeForm({
+  onSubmit,
+  initial = '',
+}: {
+  onSubmit: (code: string) => void;
+  initial?: string;
+}) {
+  const { t } = useTranslation('visit');
+  const [value, setValue] = useState(initial);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const code = value.trim();
+    if (code) onSubmit(code);
+  }
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <form onSubmit={submit}>
+        <Stack gap="md">
+          <TextInput
+            label={t('join.codeLabel')}
+            description={t('join.codeDescription')}
+            placeholder={t('join.codePlaceholder')}
+            value={value}
+            onChange={(event) => setValue(event.currentTarget.value)}
+            autoCapitalize="characters"
+            autoComplete="off"
+            required
+          />
+          <Group>
+            <Button type="submit" leftSection={<IconSearch size={18} aria-hidden />}>
+              {t('join.find')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function QueueHeader({ queue, onChangeCode }: { queue: Queue; onChangeCode: () => void }) {
+  const { t, i18n } = useTranslation('visit');
+  return (
+    <Stack gap={4}>
+      <Text c="dimmed" fw={600}>
+        {queue.company.name}
+      </Text>
+      <Title order={2}>{queue.name}</Title>
+      {queue.description ? <Text>{queue.description}</Text> : null}
+      {queue.priceMinor !== null && queue.currency ? (
+        <Text size="sm">
+          {t('join.price', { price: formatPrice(queue.priceMinor, queue.currency, i18n.language) })}
+        </Text>
+      ) : null}
+      <Anchor component="button" type="button" size="sm" onClick={onChangeCode} w="fit-content">
+        {t('join.changeCode')}
+      </Anchor>
+    </Stack>
+  );
+}
+
+interface SessionListProps {
+  queue: Queue;
+  busy: boolean;
+  /** The session a token is being taken in, to show the spinner on its own button. */
+  takingId: string | undefined;
+  onTake: (sessionId: string) => void;
+  onBook: (serviceId: string, slotNo: number) => void;
+}
+
+function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps) {
+  const { t, i18n } = useTranslation('visit');
+  const from = todayLocal();
+  const sessions = useUpcomingSessions(queue.id, from, addDays(from, 6));
+  const [slotsFor, setSlotsFor] = useState<string | null>(null);
+  const walkIns = queue.mode !== 'slots';
+  const slots = queue.mode !== 'walk_in';
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="join-sessions-title">
+      <Title order={3} id="join-sessions-title">
+        {t('join.sessionsTitle')}
+      </Title>
+      {sessions.isPending ? <LoadingList rows={3} /> : null}
+      {sessions.isError ? (
+        <LoadError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : null}
+      {sessions.data?.length === 0 ? (
+        <EmptyBlock
+          order={4}
+          icon={<IconCalendarOff aria-hidden />}
+          title={t('join.sessionsEmptyTitle')}
+          body={t('join.sessionsEmptyBody')}
+        />
+      ) : null}
+      {sessions.data && sessions.data.length > 0 ? (
+        <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+          {sessions.data.map((session) => {
+            const label = t('join.sessionLabel', {
+              day: formatDay(session.date, i18n.language),
+              time: t('join.sessionTime', {
+                start: shortTime(session.startTime),
+                end: shortTime(session.endTime),
+              }),
+            });
+            const open = slotsFor === session.id;
+            return (
+              <li key={session.id}>
+                <Paper withBorder radius="md" p="md">
+                  <Stack gap="sm">
+                    <Group justify="space-between" wrap="wrap" gap="xs">
+                      <Stack gap={0}>
+                        <Text fw={700}>{label}</Text>
+                        {session.subQueueName ? (
+                          <Text size="sm" c="dimmed">
+                            {session.subQueueName}
+                          </Text>
+                        ) : null}
+                      </Stack>
+                      <Tag tone={sessionTones[session.status]}>
+                        {t(`sessionStatus.${session.status}`)}
+                      </Tag>
+                    </Group>
+                    <Text size="sm">{t('join.waiting', { count: session.counts.waiting })}</Text>
+                    <Group gap="sm">
+                      {walkIns ? (
+                        <Button
+                          onClick={() => onTake(session.id)}
+                          loading={busy && takingId === session.id}
+                          disabled={busy && takingId !== session.id}
+                          aria-label={t('join.takeTokenFor', { session: label })}
+                        >
+                          {t('join.takeToken')}
+                        </Button>
+                      ) : null}
+                      {slots ? (
+                        <Button
+                          variant="light"
+                          aria-expanded={slotsFor === session.id}
+                          aria-label={t(open ? 'join.hideSlotsFor' : 'join.chooseSlotFor', {
+                            session: label,
+                          })}
+                          onClick={() => setSlotsFor(slotsFor === session.id ? null : session.id)}
+                        >
+                          {slotsFor === session.id ? t('join.hideSlots') : t('join.chooseSlot')}
+                        </Button>
+                      ) : null}
+                    </Group>
+                    {slotsFor === session.id ? (
+                      <SlotPicker
+                        sessionId={session.id}
+                        busy={busy}
+                        onBook={(serviceId, slot) => onBook(serviceId, slot.slotNo)}
+                      />
+                    ) : null}
+                  </Stack>
+                </Paper>
+              </li>
+            );
+          })}
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}
+
+interface PrivateQueueProps {
+  signedIn: boolean;
+  sent: boolean;
+  busy: boolean;
+  error: unknown;
+  onAsk: () => void;
+  onChangeCode: () => void;
+}
+
+function PrivateQueue({ signedIn, sent, busy, error, onAsk, onChangeCode }: PrivateQueueProps) {
+  const { t } = useTranslation('visit');
+  return (
+    <Stack gap="md">
+      <EmptyBlock
+        icon={<IconLock aria-hidden />}
+        title={t('join.privateTitle')}
+        body={t('join.privateBody')}
+        action={
+          sent ? undefined : (
+            <Button onClick={onAsk} loading={busy}>
+              {signedIn ? t('join.askToJoin') : t('join.signInToAsk')}
+            </Button>
+          )
+        }
+      />
+      {sent ? (
+        <Notice tone="teal" role="status">
+          {t('join.requestSent')}
+        </Notice>
+      ) : null}
+      {error ? (
+        <Notice tone="red" role="alert">
+          {visitErrorText(error)}
+        </Notice>
+      ) : null}
+      <Anchor component="button" type="button" onClick={onChangeCode} w="fit-content">
+        {t('join.changeCode')}
+      </Anchor>
+    </Stack>
+  );
+}
+
+/** The token just taken, kept live from the visitor's own tokens. */
+function Confirmation({ initial, onBack }: { initial: QueueToken; onBack: () => void }) {
+  const { t } = useTranslation('visit');
+  const { tokens } = useLiveTokens();
+  const token = tokens.data?.find((candidate) => candidate.id === initial.id) ?? initial;
+  return (
+    <Stack gap="md">
+      <LiveTokenCard token={token} />
+      <Text size="sm" c="dimmed">
+        {t('token.liveHint')}
+      </Text>
+      <Group gap="sm">
+        <Button component={Link} to={`${spaRoutes.adminMySessions}?token=${token.id}`}>
+          {t('token.mySessions')}
+        </Button>
+        <Button variant="default" onClick={onBack}>
+          {t('token.takeAnother')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

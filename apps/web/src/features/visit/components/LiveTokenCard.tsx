@@ -1,0 +1,90 @@
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconBellRinging } from '@tabler/icons-react';
+import type { QueueToken } from '@upnext/contract/tokens';
+import { useTranslation } from 'react-i18next';
+import { formatInstant } from './format.ts';
+import { TokenStatusBadge } from './TokenStatusBadge.tsx';
+import { Notice } from './tones.tsx';
+
+/** Position and estimated wait of a waiting token; nothing for other states. */
+export function TokenFigures({ token }: { token: QueueToken }) {
+  const { t } = useTranslation('visit');
+  if (token.status !== 'waiting' || token.position === null) return null;
+  const minutes = token.estimatedWaitMinutes;
+  return (
+    <SimpleGrid cols={2} spacing="sm">
+      <Stack gap={0}>
+        <Text size="sm" c="dimmed">
+          {t('token.position')}
+        </Text>
+        <Text fw={700} fz="xl" data-testid="token-position">
+          {t('token.positionValue', { position: token.position })}
+        </Text>
+      </Stack>
+      <Stack gap={0}>
+        <Text size="sm" c="dimmed">
+          {t('token.wait')}
+        </Text>
+        <Text fw={700} fz="xl" data-testid="token-wait">
+          {minutes === null || minutes <= 0
+            ? t('token.waitNone')
+            : t('token.waitMinutes', { count: minutes })}
+        </Text>
+      </Stack>
+    </SimpleGrid>
+  );
+}
+
+/** "It is your turn", in a live region so screen readers say it as soon as it appears. */
+export function YourTurn({ token }: { token: QueueToken }) {
+  const { t } = useTranslation('visit');
+  return (
+    <div aria-live="assertive" aria-atomic="true">
+      {token.status === 'called' ? (
+        <Notice
+          tone="teal"
+          icon={<IconBellRinging aria-hidden />}
+          title={<Title order={2}>{t('token.yourTurn')}</Title>}
+        >
+          {t('token.yourTurnBody')}
+        </Notice>
+      ) : null}
+    </div>
+  );
+}
+
+/** The confirmation that stays live: the number in large type, position, wait and the call. */
+export function LiveTokenCard({ token }: { token: QueueToken }) {
+  const { t, i18n } = useTranslation('visit');
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+      <Stack gap="md">
+        <YourTurn token={token} />
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Text fw={600}>{t('token.yours')}</Text>
+          <TokenStatusBadge status={token.status} />
+        </Group>
+        <Text
+          component="p"
+          data-testid="token-number"
+          aria-label={t('token.numberLabel', { number: token.displayNumber })}
+          fw={800}
+          lh={1}
+          ta="center"
+          fz={{ base: 64, sm: 96 }}
+          m={0}
+        >
+          {token.displayNumber}
+        </Text>
+        {token.slotStartsAt ? (
+          <Text ta="center" fw={600}>
+            {t('token.slotAt', { time: formatInstant(token.slotStartsAt, i18n.language) })}
+          </Text>
+        ) : null}
+        <div aria-live="polite">
+          <TokenFigures token={token} />
+        </div>
+      </Stack>
+    </Paper>
+  );
+}

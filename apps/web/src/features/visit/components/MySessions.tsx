@@ -1,0 +1,344 @@
+import { Anchor, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconCalendarPlus, IconTicket } from '@tabler/icons-react';
+import { buildPath, spaRoutes } from '@upnext/contract/routes';
+import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useAssignedSessions } from '../api/assignedSessions.ts';
+import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
+import { useCancelToken } from '../api/cancelToken.ts';
+import { useLiveTokens } from '../hooks/useLiveTokens.ts';
+import { formatDay, formatInstant, shortTime, todayLocal } from './format.ts';
+import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
+import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { TokenStatusBadge } from './TokenStatusBadge.tsx';
+import { Notice } from './tones.tsx';
+import { visitErrorText } from './visitError.ts';
+
+const active: readonly TokenStatus[] = [
+  'called',
+  'serving',
+  'waiting',
+  'booked',
+  'pending_payment',
+];
+const cancellable: readonly TokenStatus[] = ['waiting', 'booked', 'pending_payment'];
+
+/** `/admin/my-sessions`: the visitor's tokens and bookings, live; staff also see today's sessions. */
+export function MySessions({ highlightTokenId }: { highlightTokenId: string | null }) {
+  const { t } = useTranslation('visit');
+  const { tokens, userData } = useLiveTokens();
+  const [cancelling, setCancelling] = useState<QueueToken | null>(null);
+  const isStaff = Boolean(userData.data?.companies.some((c) => c.status === 'active'));
+
+  const list = tokens.data ?? [];
+  const current = list
+    .filter((token) => active.includes(token.status))
+    .sort((a, b) => active.indexOf(a.status) - active.indexOf(b.status));
+  const past = list.filter((token) => !active.includes(token.status));
+
+  return (
+    <Stack gap="xl">
+      {isStaff ? <AssignedSessions /> : null}
+      <Stack gap="sm" component="section" aria-labelledby="my-tokens-title">
+        <Title order={2} id="my-tokens-title">
+          {t('mine.currentTitle')}
+        </Title>
+        {tokens.isPending ? <LoadingList rows={2} /> : null}
+        {tokens.isError && !tokens.data ? (
+          <LoadError error={tokens.error} onRetry={() => void tokens.refetch()} />
+        ) : null}
+        {tokens.data && current.length === 0 ? (
+          <EmptyBlock
+            order={3}
+            icon={<IconTicket aria-hidden />}
+            title={t('mine.emptyTitle')}
+            body={t('mine.emptyBody')}
+            action={
+              <Button component={Link} to={spaRoutes.join}>
+                {t('mine.findQueue')}
+              </Button>
+            }
+          />
+        ) : null}
+        <TokenList tokens={current} highlightTokenId={highlightTokenId} onCancel={setCancelling} />
+      </Stack>
+      {past.length > 0 ? (
+        <Stack gap="sm" component="section" aria-labelledby="my-past-title">
+          <Title order={2} id="my-past-title">
+            {t('mine.pastTitle')}
+          </Title>
+          <TokenList tokens={past} highlightTokenId={highlightTokenId} onCancel={setCancelling} />
+        </Stack>
+      ) : null}
+      <CancelDialog token={cancelling} onClose={() => setCancelling(null)} />
+    </Stack>
+  );
+}
+
+interface TokenListProps {
+  tokens: QueueToken[];
+  highlightTokenId: string | null;
+  onCancel: (token: QueueToken) => void;
+}
+
+function TokenList({ tokens, highlightTokenId, onCancel }: TokenListProps) {
+  if (tokens.length === 0) return null;
+  return (
+    <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+      {tokens.map((token) => (
+        <li key={token.id}>
+          <TokenCard
+            token={token}
+            highlighted={token.id === highlightTokenId}
+            onCancel={() => onCancel(token)}
+          />
+        </li>
+      ))}
+    </Stack>
+  );
+}
+
+interface TokenCardProps {
+  token: QueueToken;
+  highlighted: boolean;
+  onCancel: () => void;
+}
+
+function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
+  const { t, i18n } = useTranslation('visit');
+  const [details, setDetails] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (highlighted) ref.current?.scrollIntoView?.({ block: 'center' });
+  }, [highlighted]);
+
+  return (
+    <Paper
+      ref={ref}
+      withBorder
+      radius="md"
+      p="md"
+      aria-current={highlighted ? 'true' : undefined}
+      data-testid={`token-${token.id}`}
+      style={
+        highlighted ? { borderColor: 'var(--mantine-color-brand-7)', borderWidth: 2 } : undefined
+      }
+    >
+      <Stack gap="sm">
+        <YourTurn token={token} />
+        {highlighted ? (
+          <Text size="sm" fw={600} c="brand.9">
+            {t('mine.highlighted')}
+          </Text>
+        ) : null}
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Stack gap={0}>
+            <Text fw={800} fz={32} lh={1.1}>
+              {token.displayNumber}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t(`token.kind.${token.kind}`)} ·{' '}
+              {token.slotStartsAt
+                ? formatInstant(token.slotStartsAt, i18n.language)
+                : t('mine.joinedAt', { time: formatInstant(token.joinedAt, i18n.language) })}
+            </Text>
+          </Stack>
+          <TokenStatusBadge status={token.status} />
+        </Group>
+        <div aria-live="polite">
+          <TokenFigures token={token} />
+        </div>
+        <Group gap="sm">
+          {token.kind === 'booking' ? (
+            <Button
+              variant="light"
+              size="sm"
+              onClick={() => setDetails((open) => !open)}
+              aria-expanded={details}
+            >
+              {details ? t('mine.hideDetails') : t('mine.details')}
+            </Button>
+          ) : null}
+          {cancellable.includes(token.status) ? (
+            <Button
+              variant="default"
+              size="sm"
+              onClick={onCancel}
+              aria-label={t('mine.cancelNamed', { number: token.displayNumber })}
+            >
+              {t('mine.cancel')}
+            </Button>
+          ) : null}
+        </Group>
+        {details ? <BookingDetailsPanel tokenId={token.id} /> : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+function BookingDetailsPanel({ tokenId }: { tokenId: string }) {
+  const { t, i18n } = useTranslation('visit');
+  const details = useBookingDetails(tokenId, true);
+  const [downloadError, setDownloadError] = useState<unknown>(null);
+  const [downloading, setDownloading] = useState(false);
+
+  if (details.isPending) return <LoadingList rows={1} />;
+  if (details.isError) {
+    return <LoadError error={details.error} onRetry={() => void details.refetch()} />;
+  }
+  const d = details.data;
+  async function download() {
+    setDownloading(true);
+    setDownloadError(null);
+    try {
+      await downloadBookingCalendar(tokenId);
+    } catch (error) {
+      setDownloadError(error);
+    } finally {
+      setDownloading(false);
+    }
+  }
+  return (
+    <Stack gap={4}>
+      <Text fw={600}>{t('mine.detailsWhere', { company: d.companyName, queue: d.queueName })}</Text>
+      <Text size="sm">{t('mine.detailsService', { service: d.serviceName })}</Text>
+      <Text size="sm">
+        {t('mine.detailsWhen', {
+          date: formatDay(d.date, i18n.language),
+          start: shortTime(d.startTime),
+          end: shortTime(d.endTime),
+          timezone: d.timezone,
+        })}
+      </Text>
+      <Group>
+        <Button
+          variant="subtle"
+          size="sm"
+          leftSection={<IconCalendarPlus size={18} aria-hidden />}
+          loading={downloading}
+          onClick={() => void download()}
+        >
+          {t('mine.addToCalendar')}
+        </Button>
+      </Group>
+      {downloadError ? (
+        <Notice tone="red" role="alert">
+          {visitErrorText(downloadError)}
+        </Notice>
+      ) : null}
+    </Stack>
+  );
+}
+
+function CancelDialog({ token, onClose }: { token: QueueToken | null; onClose: () => void }) {
+  const { t } = useTranslation('visit');
+  const cancel = useCancelToken();
+  const [done, setDone] = useState<string | null>(null);
+  const number = token?.displayNumber ?? '';
+  function close() {
+    cancel.reset();
+    onClose();
+  }
+  return (
+    <>
+      <div role="status" aria-live="polite">
+        {done ? (
+          <Notice tone="gray" withCloseButton onClose={() => setDone(null)}>
+            {t('mine.cancelled', { number: done })}
+          </Notice>
+        ) : null}
+      </div>
+      <Modal
+        opened={token !== null}
+        onClose={close}
+        title={t('mine.cancelTitle', { number })}
+        closeButtonProps={{ 'aria-label': t('mine.keep') }}
+      >
+        <Stack gap="md">
+          <Text>{t('mine.cancelBody')}</Text>
+          {cancel.error ? (
+            <Notice tone="red" role="alert">
+              {visitErrorText(cancel.error)}
+            </Notice>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              {t('mine.keep')}
+            </Button>
+            <Button
+              color="red.9"
+              loading={cancel.isPending}
+              onClick={() => {
+                if (!token) return;
+                cancel.mutate(
+                  { tokenId: token.id },
+                  {
+                    onSuccess: () => {
+                      setDone(number);
+                      close();
+                    },
+                  },
+                );
+              }}
+            >
+              {t('mine.cancelConfirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+function AssignedSessions() {
+  const { t, i18n } = useTranslation('visit');
+  const today = todayLocal();
+  const sessions = useAssignedSessions(today, true);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="assigned-title">
+      <Title order={2} id="assigned-title">
+        {t('mine.assignedTitle')}
+      </Title>
+      {sessions.isPending ? <LoadingList rows={1} /> : null}
+      {sessions.isError ? (
+        <LoadError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : null}
+      {sessions.data?.length === 0 ? <Text c="dimmed">{t('mine.assignedEmpty')}</Text> : null}
+      {sessions.data && sessions.data.length > 0 ? (
+        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+          {sessions.data.map((session) => {
+            const time = `${formatDay(session.date, i18n.language)}, ${shortTime(session.startTime)}–${shortTime(session.endTime)}`;
+            const name = session.subQueueName ?? session.queueName;
+            return (
+              <li key={session.id}>
+                <Paper withBorder radius="md" p="sm">
+                  <Group justify="space-between" gap="xs">
+                    <Stack gap={0}>
+                      <Text fw={600}>{name}</Text>
+                      <Text size="sm" c="dimmed">
+                        {time}
+                      </Text>
+                    </Stack>
+                    <Anchor
+                      component={Link}
+                      to={buildPath(spaRoutes.adminLiveSession, {
+                        subQueueId: session.subQueueId ?? 'all',
+                        date: session.date,
+                        sessionId: session.id,
+                      })}
+                      aria-label={t('mine.openLiveNamed', { name, time })}
+                    >
+                      {t('mine.openLive')}
+                    </Anchor>
+                  </Group>
+                </Paper>
+              </li>
+            );
+          })}
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}

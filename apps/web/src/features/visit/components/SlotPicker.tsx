@@ -1,0 +1,87 @@
+import { Button, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Slot } from '@upnext/contract/sessions';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useServiceSlots } from '../api/serviceSlots.ts';
+import { useSessionServices } from '../api/sessionServices.ts';
+import { shortTime } from './format.ts';
+import { LoadError, LoadingList } from './StateViews.tsx';
+
+interface SlotPickerProps {
+  sessionId: string;
+  busy: boolean;
+  onBook: (serviceId: string, slot: Slot) => void;
+}
+
+/** The services of a session and their free times; a full slot is shown but cannot be chosen. */
+export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
+  const { t } = useTranslation('visit');
+  const services = useSessionServices(sessionId);
+  const [serviceId, setServiceId] = useState<string | null>(null);
+  const first = services.data?.[0]?.id ?? null;
+  useEffect(() => {
+    if (!serviceId && first) setServiceId(first);
+  }, [serviceId, first]);
+  const slots = useServiceSlots(serviceId);
+
+  if (services.isPending) return <LoadingList rows={2} />;
+  if (services.isError) {
+    return <LoadError error={services.error} onRetry={() => void services.refetch()} />;
+  }
+
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Title order={4}>{t('slots.choose')}</Title>
+        {services.data.length > 1 ? (
+          <Select
+            label={t('slots.service')}
+            data={services.data.map((s) => ({ value: s.id, label: s.serviceTypeName }))}
+            value={serviceId}
+            onChange={setServiceId}
+            allowDeselect={false}
+          />
+        ) : services.data[0] ? (
+          <Text size="sm">{services.data[0].serviceTypeName}</Text>
+        ) : null}
+        {slots.isPending && serviceId ? <LoadingList rows={1} /> : null}
+        {slots.isError ? (
+          <LoadError error={slots.error} onRetry={() => void slots.refetch()} />
+        ) : null}
+        {slots.data ? (
+          slots.data.some((s) => s.bookable) ? (
+            <SimpleGrid
+              component="ul"
+              cols={{ base: 2, xs: 3, sm: 4 }}
+              spacing="xs"
+              p={0}
+              m={0}
+              style={{ listStyle: 'none' }}
+            >
+              {slots.data.map((slot) => {
+                const time = shortTime(slot.startTime);
+                return (
+                  <li key={slot.slotNo}>
+                    <Button
+                      fullWidth
+                      variant={slot.bookable ? 'light' : 'default'}
+                      disabled={!slot.bookable || busy}
+                      aria-label={
+                        slot.bookable ? t('slots.book', { time }) : t('slots.full', { time })
+                      }
+                      onClick={() => serviceId && onBook(serviceId, slot)}
+                    >
+                      {time}
+                    </Button>
+                  </li>
+                );
+              })}
+            </SimpleGrid>
+          ) : (
+            <Text c="dimmed">{t('slots.empty')}</Text>
+          )
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}

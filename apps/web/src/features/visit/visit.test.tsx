@@ -1,0 +1,397 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Queue } from '@upnext/contract/queues';
+import type { Session } from '@upnext/contract/sessions';
+import type { QueueToken } from '@upnext/contract/tokens';
+import type { UserData } from '@upnext/contract/users';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Component as MySessionsPage } from '../../app/routes/admin/MySessionsPage.tsx';
+import { Component as JoinPage } from '../../app/routes/JoinPage.tsx';
+import { setAuthSession } from '../../lib/auth-session.ts';
+import { renderWithProviders } from '../../test/render.tsx';
+
+const QUEUE = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f21';
+const COMPANY = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f22';
+const SESSION = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f23';
+const TOKEN = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f24';
+const OTHER = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f25';
+
+const queue: Queue = {
+  id: QUEUE,
+  companyId: COMPANY,
+  company: {
+    id: COMPANY,
+    name: 'Harbourview Health Centre',
+    slug: 'harbourview',
+    timezone: 'Europe/London',
+    logoUrl: null,
+  },
+  name: 'General practice',
+  description: '',
+  joinCode: 'HARBOUR',
+  tokenPrefix: 'A',
+  mode: 'walk_in',
+  online: false,
+  visibility: 'public',
+  priceMinor: null,
+  currency: null,
+  tokensPerVisitor: 1,
+  turnApproachingThreshold: 3,
+  status: 'active',
+  createdAt: '2026-03-01T08:00:00.000Z',
+  updatedAt: '2026-03-01T08:00:00.000Z',
+};
+
+const session: Session = {
+  id: SESSION,
+  queueId: QUEUE,
+  queueName: 'General practice',
+  companyId: COMPANY,
+  subQueueId: null,
+  subQueueName: null,
+  date: '2026-03-30',
+  startTime: '09:00',
+  endTime: '12:00',
+  timezone: 'Europe/London',
+  startsAt: '2026-03-30T08:00:00.000+00:00',
+  endsAt: '2026-03-30T11:00:00.000+00:00',
+  capacity: 50,
+  status: 'open',
+  online: false,
+  notes: '',
+  seriesId: null,
+  counts: { issued: 3, waiting: 2, served: 1, nowServing: 1 },
+};
+
+const token: QueueToken = {
+  id: TOKEN,
+  sessionId: SESSION,
+  queueId: QUEUE,
+  number: 4,
+  displayNumber: 'A-004',
+  kind: 'walk_in',
+  status: 'waiting',
+  serviceId: null,
+  slotNo: null,
+  slotStartsAt: null,
+  visitorName: 'Vera Visitor',
+  visitorEmail: 'vera@example.com',
+  visitorPhone: null,
+  priority: 0,
+  notes: '',
+  joinedAt: '2026-03-30T08:10:00.000+00:00',
+  calledAt: null,
+  completedAt: null,
+  cancelledAt: null,
+  cancelReason: null,
+  serviceSeconds: null,
+  position: 3,
+  estimatedWaitMinutes: 12,
+};
+
+const userData: UserData = {
+  userId: '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f26',
+  email: 'vera@example.com',
+  phone: null,
+  displayName: 'Vera Visitor',
+  avatarUrl: null,
+  timezone: null,
+  subscribeId: 'sub-vera',
+  companies: [],
+};
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+type Handler = (url: string, init?: RequestInit) => Response | undefined;
+const fetchMock = vi.fn<typeof fetch>();
+
+/** Answers by method and path; `override` goes first (refusals, changed states). */
+function serve(myTokens: () => QueueToken[], override?: Handler) {
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    const special = override?.(url, init);
+    if (special) return special;
+    if (url.startsWith('/api/queues/by-code/HARBOUR')) return json({ data: queue });
+    if (url === '/api/queues/sessions/query') return json({ data: [session] });
+    if (url === '/api/queues/sessions/tokens' && method === 'POST') return json({ data: token });
+    if (url === '/api/queues/sessions/tokens-query') return json({ data: myTokens() });
+    if (url.startsWith('/api/user/user-data')) return json({ data: userData });
+    if (url.startsWith('/api/queues/sessions?')) return json({ data: [] });
+    return json({ error: { code: 'not_found', message: `No stub for ${method} ${url}` } }, 404);
+  });
+}
+
+function renderAt(path: string, element: React.ReactElement, initial: string) {
+  const router = createMemoryRouter([{ path, element }], { initialEntries: [initial] });
+  renderWithProviders(<RouterProvider router={router} />);
+}
+
+function bodyOf(url: string): unknown {
+  const call = fetchMock.mock.calls.find(([input]) => String(input) === url);
+  return call?.[1]?.body ? JSON.parse(String(call[1].body)) : undefined;
+}
+
+describe('the visitor journey', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+    setAuthSession({
+      accessToken: 'access-token',
+      user: { id: userData.userId, email: 'vera@example.com' },
+    });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+    setAuthSession(null);
+  });
+
+  it('finds the queue by code, lists its sessions and shows the taken token live', async () => {
+    let status: QueueToken['status'] = 'waiting';
+    serve(() => [{ ...token, status, position: status === 'waiting' ? 3 : null }]);
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+
+    expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
+    expect(screen.getByText('Harbourview Health Centre')).toBeInTheDocument();
+    expect(await screen.findByText('2 people waiting')).toBeInTheDocument();
+    expect(screen.getByText('Open now')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /^Take a token/ }));
+
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    expect(bodyOf('/api/queues/sessions/tokens')).toEqual({ sessionId: SESSION });
+    expect(await screen.findByTestId('token-position')).toHaveTextContent('3');
+    expect(screen.getByTestId('token-wait')).toHaveTextContent('about 12 minutes');
+    expect(bodyOf('/api/queues/sessions/query')).toMatchObject({
+      queueId: QUEUE,
+      status: ['scheduled', 'open', 'paused'],
+    });
+    expect(bodyOf('/api/queues/sessions/tokens-query')).toEqual({ mine: true });
+    expect(screen.queryByText('It is your turn')).not.toBeInTheDocument();
+
+    // The next poll finds the token called: the visitor is told prominently.
+    status = 'called';
+    expect(await screen.findByText('It is your turn', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(screen.getByText('It is your turn').closest('[aria-live="assertive"]')).not.toBeNull();
+  });
+
+  it('shows a full session refusal in plain words and stays on the sessions', async () => {
+    serve(
+      () => [],
+      (url, init) =>
+        url === '/api/queues/sessions/tokens' && init?.method === 'POST'
+          ? json({ error: { code: 'session_full', message: 'The session is full.' } }, 409)
+          : undefined,
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    await user.click(await screen.findByRole('button', { name: /^Take a token/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This session is full: no more tokens can be taken. Try another session.',
+    );
+    expect(screen.queryByTestId('token-number')).not.toBeInTheDocument();
+  });
+
+  it('opens the sign-in dialog instead of taking a token for a visitor who is not signed in', async () => {
+    setAuthSession(null);
+    serve(() => []);
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    await user.click(await screen.findByRole('button', { name: /^Take a token/ }));
+    expect(await screen.findByRole('dialog', { name: 'Sign in' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/your token is taken as soon as you are signed in/),
+    ).toBeInTheDocument();
+    expect(bodyOf('/api/queues/sessions/tokens')).toBeUndefined();
+  });
+
+  it('books a chosen time slot and confirms it with its time', async () => {
+    const SERVICE = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f27';
+    const slot = (slotNo: number, startTime: string, bookable: boolean) => ({
+      serviceId: SERVICE,
+      slotNo,
+      startTime,
+      endTime: startTime.replace(':00', ':15'),
+      startsAt: '2026-03-30T08:00:00.000+00:00',
+      endsAt: '2026-03-30T08:15:00.000+00:00',
+      capacity: 1,
+      bookedCount: bookable ? 0 : 1,
+      status: 'open',
+      bookable,
+    });
+    const booking: QueueToken = {
+      ...token,
+      kind: 'booking',
+      status: 'booked',
+      serviceId: SERVICE,
+      slotNo: 2,
+      slotStartsAt: '2026-03-30T09:00:00.000+00:00',
+      position: null,
+    };
+    serve(
+      () => [booking],
+      (url, init) => {
+        if (url.startsWith('/api/queues/by-code/'))
+          return json({ data: { ...queue, mode: 'slots' } });
+        if (url === `/api/queues/sessions/${SESSION}/services`) {
+          return json({
+            data: [
+              {
+                id: SERVICE,
+                sessionId: SESSION,
+                serviceTypeId: SERVICE,
+                serviceTypeName: 'Blood test',
+                slotMinutes: 15,
+                capacityPerSlot: 1,
+                slotCount: 2,
+              },
+            ],
+          });
+        }
+        if (url === `/api/queues/sessions/services/${SERVICE}/slots`) {
+          return json({ data: [slot(1, '09:00', false), slot(2, '10:00', true)] });
+        }
+        if (url === '/api/queues/sessions/slots/tokens' && init?.method === 'POST') {
+          return json({ data: booking });
+        }
+        return undefined;
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Take a token/ })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: /^Choose a time/ }));
+    expect(await screen.findByRole('button', { name: '09:00, full' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Book 10:00' }));
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    expect(bodyOf('/api/queues/sessions/slots/tokens')).toEqual({ serviceId: SERVICE, slotNo: 2 });
+    expect(screen.getByText(/^Your time:/)).toBeInTheDocument();
+    expect(screen.getByText('Booked')).toBeInTheDocument();
+  });
+
+  it('offers to ask to join a private queue and sends the request for its id', async () => {
+    serve(
+      () => [],
+      (url, init) => {
+        if (url.startsWith('/api/queues/by-code/')) {
+          return json(
+            {
+              error: {
+                code: 'join_request_required',
+                message: 'This queue is private: ask to join it first.',
+                details: {
+                  queueId: QUEUE,
+                  queueName: 'General practice',
+                  companyName: 'Harbourview',
+                },
+              },
+            },
+            403,
+          );
+        }
+        if (url === '/api/queues/requests' && init?.method === 'POST') return json({ data: {} });
+        return undefined;
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    expect(await screen.findByText('This queue is private')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Ask to join' }));
+    expect(await screen.findByText(/Your request was sent/)).toBeInTheDocument();
+    expect(bodyOf('/api/queues/requests')).toEqual({ queueId: QUEUE });
+  });
+
+  it('asks for a join code when the link has none', async () => {
+    serve(() => []);
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join');
+    await user.type(screen.getByRole('textbox', { name: /Join code/ }), 'HARBOUR');
+    await user.click(screen.getByRole('button', { name: 'Find the queue' }));
+    expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
+  });
+});
+
+describe('my sessions', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+    setAuthSession({
+      accessToken: 'access-token',
+      user: { id: userData.userId, email: 'vera@example.com' },
+    });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+    setAuthSession(null);
+  });
+
+  it('lists the tokens, highlights the one from the link and cancels one after confirming', async () => {
+    let cancelled = false;
+    const other: QueueToken = { ...token, id: OTHER, displayNumber: 'A-009', position: 5 };
+    serve(
+      () => [{ ...token, ...(cancelled ? { status: 'cancelled', position: null } : {}) }, other],
+      (url) => {
+        if (url !== '/api/queues/sessions/tokens-cancel') return undefined;
+        cancelled = true;
+        return json({ data: { ...token, status: 'cancelled', position: null } });
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/admin/my-sessions', <MySessionsPage />, `/admin/my-sessions?token=${OTHER}`);
+
+    const first = await screen.findByTestId(`token-${TOKEN}`);
+    expect(within(first).getByText('A-004')).toBeInTheDocument();
+    expect(within(first).getByTestId('token-position')).toHaveTextContent('3');
+    expect(screen.getByTestId(`token-${OTHER}`)).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByText('From your notification')).toBeInTheDocument();
+
+    await user.click(within(first).getByRole('button', { name: 'Cancel token A-004' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel token A-004?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel the token' }));
+
+    expect(bodyOf('/api/queues/sessions/tokens-cancel')).toEqual({ tokenId: TOKEN });
+    expect(await screen.findByText('Token A-004 was cancelled.')).toBeInTheDocument();
+    const earlier = await screen.findByRole('region', { name: 'Earlier' });
+    expect(await within(earlier).findByText('Cancelled')).toBeInTheDocument();
+    expect(screen.queryByText('Sessions assigned to me today')).not.toBeInTheDocument();
+  });
+
+  it("shows staff today's assigned sessions with a link to the live session", async () => {
+    serve(
+      () => [],
+      (url) => {
+        if (url.startsWith('/api/user/user-data')) {
+          return json({
+            data: {
+              ...userData,
+              companies: [
+                {
+                  companyId: COMPANY,
+                  name: 'Harbourview',
+                  slug: 'h',
+                  role: 'staff',
+                  status: 'active',
+                },
+              ],
+            },
+          });
+        }
+        if (url.startsWith('/api/queues/sessions?date=')) return json({ data: [session] });
+        return undefined;
+      },
+    );
+    renderAt('/admin/my-sessions', <MySessionsPage />, '/admin/my-sessions');
+    const region = await screen.findByRole('region', { name: 'Sessions assigned to me today' });
+    const link = await within(region).findByRole('link', { name: /Open the live session/ });
+    expect(link).toHaveAttribute('href', `/admin/live-sessions/all/2026-03-30/${SESSION}`);
+    expect(await screen.findByText('Nothing booked yet')).toBeInTheDocument();
+  });
+});
