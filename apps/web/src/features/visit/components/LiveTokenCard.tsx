@@ -2,9 +2,9 @@ import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconBellRinging } from '@tabler/icons-react';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { formatInstant } from './format.ts';
 import { TokenStatusBadge } from './TokenStatusBadge.tsx';
-import { Notice } from './tones.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
 export function TokenFigures({ token }: { token: QueueToken }) {

@@ -5,6 +5,7 @@ import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Notice } from '../../../components/tones.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
@@ -13,7 +14,6 @@ import { formatDay, formatInstant, shortTime, todayLocal } from './format.ts';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
 import { TokenStatusBadge } from './TokenStatusBadge.tsx';
-import { Notice } from './tones.tsx';
 import { visitErrorText } from './visitError.ts';
 
 const active: readonly TokenStatus[] = [

@@ -2,7 +2,7 @@ import { Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice } from './tones.tsx';
+import { Notice } from '../../../components/tones.tsx';
 import { visitErrorText } from './visitError.ts';
 
 /** Grey bars in the shape of a list while it loads; announced once to screen readers. */

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import type { TokenStatus } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
-import { Tag, type Tone } from './tones.tsx';
+import { Tag, type Tone } from '../../../components/tones.tsx';
 
 const tones: Record<TokenStatus, Tone> = {
   pending_payment: 'yellow',

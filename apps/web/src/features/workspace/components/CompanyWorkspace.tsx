@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { useCreateCompany } from '../api/createCompany.ts';
 import { useCompany } from '../api/getCompany.ts';
 import { useUpdateCompany } from '../api/updateCompany.ts';
@@ -13,7 +14,6 @@ import { errorText } from './errorText.ts';
 import { notifySuccess } from './notify.ts';
 import { StaffPanel } from './StaffPanel.tsx';
 import { LoadError, LoadingList } from './StateViews.tsx';
-import { Notice } from './tones.tsx';
 
 function CreateCompany({ onCreated }: { onCreated?: () => void }) {
   const { t } = useTranslation('workspace');

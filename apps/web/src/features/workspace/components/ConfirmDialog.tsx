@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { errorText } from './errorText.ts';
-import { Notice } from './tones.tsx';
 
 interface ConfirmDialogProps {
   opened: boolean;

@@ -18,13 +18,13 @@ import {
 } from '@upnext/contract/sessions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { useEditSession } from '../api/editSession.ts';
 import { useSubQueues } from '../api/listSubQueues.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ScopeChoice } from './ScopeChoice.tsx';
-import { Notice } from './tones.tsx';
 
 interface Values {
   date: string;

@@ -34,6 +34,7 @@ import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Tag } from '../../../components/tones.tsx';
 import { useCreateQueue } from '../api/createQueue.ts';
 import { useCompany } from '../api/getCompany.ts';
 import { useQueues } from '../api/listQueues.ts';
@@ -48,7 +49,6 @@ import { ServiceAreasPanel } from './ServiceAreasPanel.tsx';
 import { ServiceTypesPanel } from './ServiceTypesPanel.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
 import { SubQueuesPanel } from './SubQueuesPanel.tsx';
-import { Tag } from './tones.tsx';
 import { WorkspaceGate } from './WorkspaceGate.tsx';
 
 type DrawerTab = 'subQueues' | 'serviceTypes' | 'serviceAreas' | 'joinLink';

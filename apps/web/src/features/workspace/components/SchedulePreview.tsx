@@ -2,9 +2,9 @@ import { Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import type { ScheduleResult } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
+import { Notice, Tag } from '../../../components/tones.tsx';
 import { ScrollBox } from './ScrollBox.tsx';
 import { formatDay } from './sessionFormat.ts';
-import { Notice, Tag } from './tones.tsx';
 
 interface SchedulePreviewProps {
   result: ScheduleResult;

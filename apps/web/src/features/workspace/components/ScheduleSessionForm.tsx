@@ -27,6 +27,7 @@ import {
 } from '@upnext/contract/sessions';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { usePreviewSchedule, useScheduleSession } from '../api/scheduleSession.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { errorText } from './errorText.ts';
@@ -34,7 +35,6 @@ import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { SchedulePreview } from './SchedulePreview.tsx';
 import { todayLocal } from './sessionFormat.ts';
-import { Notice } from './tones.tsx';
 
 interface ServiceRow {
   key: string;

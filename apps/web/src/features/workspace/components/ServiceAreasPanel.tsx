@@ -14,6 +14,7 @@ import { IconMapPin, IconPlus } from '@tabler/icons-react';
 import { createServiceAreaBodySchema, type ServiceArea } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { useCreateServiceArea } from '../api/createServiceArea.ts';
 import { useDeleteServiceArea } from '../api/deleteServiceArea.ts';
 import { useServiceAreas } from '../api/listServiceAreas.ts';
@@ -23,7 +24,6 @@ import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
-import { Notice } from './tones.tsx';
 
 interface Values {
   name: string;

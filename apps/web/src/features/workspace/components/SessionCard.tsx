@@ -3,8 +3,8 @@ import { IconClock, IconVideo } from '@tabler/icons-react';
 import type { Session } from '@upnext/contract/sessions';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Tag } from '../../../components/tones.tsx';
 import { SessionStatusBadge } from './SessionStatusBadge.tsx';
-import { Tag } from './tones.tsx';
 
 /** One session: when, where, status and figures, with the actions the screen allows. */
 export function SessionCard({ session, actions }: { session: Session; actions: ReactNode }) {

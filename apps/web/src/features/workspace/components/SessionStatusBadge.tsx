@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import type { SessionStatus } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
-import { Tag, type Tone } from './tones.tsx';
+import { Tag, type Tone } from '../../../components/tones.tsx';
 
 const tones: Record<SessionStatus, Tone> = {
   scheduled: 'blue',

@@ -32,6 +32,7 @@ import {
 } from '@upnext/contract/companies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice, Tag } from '../../../components/tones.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { useInviteCompanyUser } from '../api/inviteCompanyUser.ts';
 import { useCompanyUsers } from '../api/listCompanyUsers.ts';
@@ -43,7 +44,6 @@ import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { ScrollBox } from './ScrollBox.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
-import { Notice, Tag } from './tones.tsx';
 
 const statusColor = { active: 'teal', invited: 'blue', disabled: 'gray' } as const;
 

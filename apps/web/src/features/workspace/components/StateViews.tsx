@@ -2,8 +2,8 @@ import { Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { errorText } from './errorText.ts';
-import { Notice } from './tones.tsx';
 
 /** Grey bars in the shape of a list while it loads; announced once to screen readers. */
 export function LoadingList({ rows = 3, label }: { rows?: number; label?: string }) {

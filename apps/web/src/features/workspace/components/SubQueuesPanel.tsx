@@ -4,6 +4,7 @@ import { IconLayoutList, IconPlus } from '@tabler/icons-react';
 import { createSubQueueBodySchema, type SubQueue } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
 import { useCreateSubQueue } from '../api/createSubQueue.ts';
 import { useDeleteSubQueue } from '../api/deleteSubQueue.ts';
 import { useCompanyUsers } from '../api/listCompanyUsers.ts';
@@ -14,7 +15,6 @@ import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
-import { Notice } from './tones.tsx';
 
 interface SubQueueFormProps {
   companyId: string;
