@@ -7,6 +7,13 @@ import { Component as LiveSessionPage } from '../../app/routes/admin/LiveSession
 import { Component as SessionTokensPage } from '../../app/routes/admin/SessionTokensPage.tsx';
 import { renderWithProviders } from '../../test/render.tsx';
 
+const topics = vi.hoisted(() => new Map<string, (body: unknown) => void>());
+vi.mock('../../lib/stomp-client.ts', () => ({
+  useTopic: (destination: string | null, onMessage: (body: unknown) => void) => {
+    if (destination) topics.set(destination, onMessage);
+  },
+}));
+
 const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
   sessionId: SESSION,
@@ -189,6 +196,50 @@ describe('the live console', () => {
       visitorName: 'Alan',
       visitorPhone: '+44 20 7946 0018',
     });
+  });
+});
+
+describe('the live console, realtime and refusals', () => {
+  it('reloads the lists when the session topic announces a change', async () => {
+    show(consolePath);
+    const waiting = await screen.findByRole('region', { name: 'Waiting' });
+    expect(within(waiting).queryByText('Alan Turing')).not.toBeInTheDocument();
+    tokens = [
+      ...tokens,
+      token({
+        id: '2d9e3a0f-4f5c-4e7d-8a1b-3c4d5e6f7081',
+        number: 3,
+        displayNumber: 'A-003',
+        visitorName: 'Alan Turing',
+        position: 3,
+      }),
+    ];
+    topics.get(`/topic/session/${SESSION}`)?.({ type: 'token.created' });
+    expect(await within(waiting).findByText('Alan Turing')).toBeInTheDocument();
+  });
+
+  it("shows the server's reason when a token action is refused", async () => {
+    const called = { ...ada, status: 'called' as const, position: null };
+    handlers['POST /api/queues/sessions/next-token'] = () => {
+      tokens = [called, grace];
+      return { status: 200, body: { data: { completed: null, called } } };
+    };
+    handlers[`POST /api/queues/sessions/tokens/${ada.id}/start`] = () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'invalid_token_transition',
+          message: 'Token A-001 is no_show; it cannot be started.',
+        },
+      },
+    });
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Call next' }));
+    await user.click(await screen.findByRole('button', { name: 'Start serving' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Token A-001 is no_show; it cannot be started.',
+    );
   });
 });
 

@@ -99,9 +99,7 @@ export function NowServingCard({
             {token.status === 'called'
               ? action('start', <IconPlayerPlay size={16} aria-hidden />, 'light')
               : null}
-            {token.status === 'serving'
-              ? action('complete', <IconCheck size={16} aria-hidden />, 'light')
-              : null}
+            {action('complete', <IconCheck size={16} aria-hidden />, 'light')}
             {token.status === 'called'
               ? action('recall', <IconBellRinging size={16} aria-hidden />)
               : null}
