@@ -31,12 +31,12 @@ export function TokenList({ title, empty, tokens, detail, onSelect, selectedId }
                 component="li"
                 key={token.id}
                 justify="space-between"
-                wrap="nowrap"
-                gap="sm"
+                wrap="wrap"
+                gap="xs"
                 py={4}
                 style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
               >
-                <Group gap="sm" wrap="nowrap" miw={0}>
+                <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 12rem' }}>
                   <Text fw={700} ff="monospace" miw={56}>
                     {token.displayNumber}
                   </Text>
