@@ -155,7 +155,7 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
           </Text>
         </Paper>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
+        <Table.ScrollContainer minWidth={760} tabIndex={0} aria-label={t('tokens.caption')}>
           <Table striped highlightOnHover verticalSpacing="xs">
             <Table.Caption>{t('tokens.caption')}</Table.Caption>
             <Table.Thead>

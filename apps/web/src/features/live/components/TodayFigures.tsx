@@ -32,7 +32,7 @@ export function TodayFigures({ served, noShows, waiting, stats }: TodayFiguresPr
         <Title order={2} size="h4">
           {t('figures.title')}
         </Title>
-        <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 2, lg: 3 }} spacing="md">
           <Figure label={t('figures.served')} value={served} />
           <Figure label={t('figures.noShows')} value={noShows} />
           <Figure label={t('figures.waiting')} value={waiting} />

@@ -6,6 +6,7 @@ export function formatSeconds(seconds: number | null | undefined): string {
   const total = Math.round(seconds);
   if (total < 60) return i18n.t('live:duration.seconds', { s: total });
   const minutes = Math.floor(total / 60);
+  if (minutes < 60 && total % 60 === 0) return i18n.t('live:duration.wholeMinutes', { m: minutes });
   if (minutes < 60) return i18n.t('live:duration.minutes', { m: minutes, s: total % 60 });
   return i18n.t('live:duration.hours', { h: Math.floor(minutes / 60), m: minutes % 60 });
 }
