@@ -155,8 +155,13 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
           </Text>
         </Paper>
       ) : (
-        <Table.ScrollContainer minWidth={760} tabIndex={0} aria-label={t('tokens.caption')}>
-          <Table striped highlightOnHover verticalSpacing="xs">
+        <Table.ScrollContainer
+          minWidth={760}
+          tabIndex={0}
+          role="region"
+          aria-label={t('tokens.caption')}
+        >
+          <Table highlightOnHover verticalSpacing="xs">
             <Table.Caption>{t('tokens.caption')}</Table.Caption>
             <Table.Thead>
               <Table.Tr>
