@@ -1,14 +1,19 @@
-import { IconBroadcast } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { LiveConsole } from '../../../features/live/components/LiveConsole.tsx';
 
 export function Component() {
-  const params = useParams<'sessionId' | 'date'>();
+  const { t } = useTranslation('live');
+  const params = useParams<'sessionId' | 'date' | 'subQueueId'>();
+  const sessionId = params.sessionId ?? '';
   return (
-    <ScreenPlaceholder
-      i18nKey="admin.liveSession"
-      icon={<IconBroadcast aria-hidden />}
-      values={{ sessionId: params.sessionId ?? '', date: params.date ?? '' }}
-    />
+    <>
+      <PageHeader
+        title={t('console.title')}
+        description={t('console.description', { date: params.date ?? '' })}
+      />
+      <LiveConsole key={sessionId} sessionId={sessionId} />
+    </>
   );
 }

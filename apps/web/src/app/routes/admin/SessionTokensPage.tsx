@@ -1,14 +1,16 @@
-import { IconReceipt } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { SessionTokensTable } from '../../../features/live/components/SessionTokensTable.tsx';
 
 export function Component() {
+  const { t } = useTranslation('live');
   const params = useParams<'sessionId'>();
+  const sessionId = params.sessionId ?? '';
   return (
-    <ScreenPlaceholder
-      i18nKey="admin.sessionTokens"
-      icon={<IconReceipt aria-hidden />}
-      values={{ sessionId: params.sessionId ?? '' }}
-    />
+    <>
+      <PageHeader title={t('tokens.title')} description={t('tokens.description')} />
+      <SessionTokensTable key={sessionId} sessionId={sessionId} />
+    </>
   );
 }

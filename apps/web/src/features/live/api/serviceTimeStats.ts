@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ServiceTimeStats } from '@upnext/contract/tokens';
+import { api } from '../../../lib/api-client.ts';
+import { LIVE_REFETCH_MS, liveKeys } from './keys.ts';
+
+/** `POST /queues/sessions/service-time-query`: average, median and p90 of one session. */
+export function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
+  return api.post<ServiceTimeStats>(
+    '/queues/sessions/service-time-query',
+    { sessionId },
+    signal ? { signal } : {},
+  );
+}
+
+export function serviceTimeStatsQueryOptions(sessionId: string) {
+  return queryOptions({
+    queryKey: liveKeys.serviceTimes(sessionId),
+    queryFn: ({ signal }) => fetchServiceTimeStats(sessionId, signal),
+    refetchInterval: LIVE_REFETCH_MS,
+  });
+}
+
+export function useServiceTimeStats(sessionId: string) {
+  return useQuery(serviceTimeStatsQueryOptions(sessionId));
+}

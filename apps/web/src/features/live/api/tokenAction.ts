@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { QueueToken, TokenAction } from '@upnext/contract/tokens';
+import { api } from '../../../lib/api-client.ts';
+import { liveKeys } from './keys.ts';
+
+/** `POST /queues/sessions/tokens/{tokenId}/{action}`: recall, no-show, start, complete, requeue. */
+export function actOnToken(tokenId: string, action: TokenAction): Promise<QueueToken> {
+  return api.post<QueueToken>('/queues/sessions/tokens/:tokenId/:action', undefined, {
+    params: { tokenId, action },
+  });
+}
+
+export function useTokenAction(sessionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ tokenId, action }: { tokenId: string; action: TokenAction }) =>
+      actOnToken(tokenId, action),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
+  });
+}

@@ -1,0 +1,232 @@
+import { Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconListDetails, IconRefresh } from '@tabler/icons-react';
+import { buildPath, spaRoutes } from '@upnext/contract/routes';
+import type { QueueToken, TokenAction, TokenStatus } from '@upnext/contract/tokens';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Notice } from '../../../components/tones.tsx';
+import { useCallNextToken } from '../api/nextToken.ts';
+import { useSessionTokens } from '../api/queryTokens.ts';
+import { useServiceTimeStats } from '../api/serviceTimeStats.ts';
+import { useSessionBoard } from '../api/sessionBoard.ts';
+import { useTokenAction } from '../api/tokenAction.ts';
+import { useLiveSession } from '../hooks/useLiveSession.ts';
+import { errorText } from './errorText.ts';
+import { formatTime } from './format.ts';
+import { NowServingCard } from './NowServingCard.tsx';
+import { SessionStatusControls } from './SessionStatusControls.tsx';
+import { TodayFigures } from './TodayFigures.tsx';
+import { TokenList } from './TokenList.tsx';
+import { WalkInForm } from './WalkInForm.tsx';
+
+export const ACTIVE_STATUSES: readonly TokenStatus[] = ['waiting', 'booked', 'called', 'serving'];
+const DONE_STATUSES: readonly TokenStatus[] = ['served', 'no_show'];
+
+const storageKey = (sessionId: string) => `upnext.live.current.${sessionId}`;
+
+/** The token this staff member called is remembered per tab, so a reload keeps it on screen. */
+function useCurrentTokenId(sessionId: string) {
+  const [id, setId] = useState<string | null>(() => {
+    try {
+      return sessionStorage.getItem(storageKey(sessionId));
+    } catch {
+      return null;
+    }
+  });
+  const set = useCallback(
+    (next: string | null) => {
+      setId(next);
+      try {
+        if (next) sessionStorage.setItem(storageKey(sessionId), next);
+        else sessionStorage.removeItem(storageKey(sessionId));
+      } catch {
+        // storage unavailable (private mode): the console still works for this page view
+      }
+    },
+    [sessionId],
+  );
+  return [id, set] as const;
+}
+
+const isLive = (token: QueueToken) => token.status === 'called' || token.status === 'serving';
+
+/** The staff live console of one session: call, serve, the waiting list and today's figures. */
+export function LiveConsole({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation('live');
+  useLiveSession(sessionId);
+  const board = useSessionBoard(sessionId);
+  const active = useSessionTokens(sessionId, ACTIVE_STATUSES);
+  const done = useSessionTokens(sessionId, DONE_STATUSES);
+  const stats = useServiceTimeStats(sessionId);
+  const next = useCallNextToken(sessionId);
+  const act = useTokenAction(sessionId);
+  const [currentId, setCurrentId] = useCurrentTokenId(sessionId);
+  // The token from the last answer, until the list catches up with it.
+  const [latest, setLatestState] = useState<{ token: QueueToken; at: number } | null>(null);
+  const setLatest = (token: QueueToken | null) =>
+    setLatestState(token ? { token, at: Date.now() } : null);
+  const [nobodyWaiting, setNobodyWaiting] = useState(false);
+
+  const tokens = active.data ?? [];
+  const current = useMemo(() => {
+    if (!currentId) return null;
+    const listed = tokens.find((token) => token.id === currentId);
+    if (listed) return isLive(listed) ? listed : null;
+    // Missing from a list loaded after the answer: served, no-show or cancelled elsewhere.
+    const fresh = latest && latest.token.id === currentId && active.dataUpdatedAt <= latest.at;
+    return fresh && isLive(latest.token) ? latest.token : null;
+  }, [currentId, tokens, latest, active.dataUpdatedAt]);
+
+  const waiting = tokens
+    .filter((token) => token.status === 'waiting' || isLive(token))
+    .sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+  const bookings = tokens
+    .filter((token) => token.kind === 'booking' && token.status === 'booked')
+    .sort((a, b) => (a.slotStartsAt ?? '').localeCompare(b.slotStartsAt ?? ''));
+  const finished = done.data ?? [];
+
+  const callNext = () => {
+    act.reset();
+    next.mutate(undefined, {
+      onSuccess: (result) => {
+        setLatest(result.called);
+        setCurrentId(result.called?.id ?? null);
+        setNobodyWaiting(result.called === null);
+      },
+    });
+  };
+  const onAction = (action: TokenAction) => {
+    if (!current) return;
+    next.reset();
+    act.mutate(
+      { tokenId: current.id, action },
+      {
+        onSuccess: (token) => {
+          setLatest(token);
+          if (!isLive(token)) setCurrentId(null);
+          setNobodyWaiting(false);
+        },
+      },
+    );
+  };
+
+  if (board.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true" role="status" aria-label={t('state.loading')}>
+        <Skeleton height={48} radius="md" />
+        <Skeleton height={220} radius="lg" />
+        <Skeleton height={160} radius="lg" />
+      </Stack>
+    );
+  }
+  if (board.isError) {
+    return (
+      <Notice
+        tone="red"
+        role="alert"
+        title={t('state.loadFailed')}
+        icon={<IconAlertTriangle aria-hidden />}
+      >
+        <Stack gap="sm" align="flex-start">
+          {errorText(board.error)}
+          <Button
+            size="xs"
+            variant="white"
+            color="red.9"
+            leftSection={<IconRefresh size={16} aria-hidden />}
+            onClick={() => void board.refetch()}
+          >
+            {t('state.retry')}
+          </Button>
+        </Stack>
+      </Notice>
+    );
+  }
+
+  const session = board.data;
+  const waitDetail = (token: QueueToken) =>
+    token.position !== null
+      ? t('list.positionWait', {
+          position: token.position,
+          minutes: token.estimatedWaitMinutes ?? 0,
+        })
+      : t('list.joinedAt', { time: formatTime(token.calledAt ?? token.joinedAt) });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="md">
+        <Stack gap={4}>
+          <Title order={2} size="h3">
+            {session.queueName}
+          </Title>
+          <Text c="dimmed">{session.companyName}</Text>
+        </Stack>
+        <Button
+          component={Link}
+          to={buildPath(spaRoutes.adminSessionTokens, { sessionId })}
+          variant="default"
+          leftSection={<IconListDetails size={16} aria-hidden />}
+        >
+          {t('console.allTokens')}
+        </Button>
+      </Group>
+      <SessionStatusControls sessionId={sessionId} status={session.status} />
+      {active.isError ? (
+        <Notice tone="red" role="alert" title={t('state.loadFailed')}>
+          {errorText(active.error)}
+        </Notice>
+      ) : null}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="lg">
+            <NowServingCard
+              token={current}
+              nobodyWaiting={nobodyWaiting}
+              canCall={session.status === 'open'}
+              calling={next.isPending}
+              acting={act.isPending ? (act.variables?.action ?? null) : null}
+              error={next.error ?? act.error}
+              onCallNext={callNext}
+              onAction={onAction}
+            />
+            {active.isPending ? (
+              <Skeleton height={160} radius="lg" role="status" aria-label={t('state.loading')} />
+            ) : (
+              <TokenList
+                title={t('list.waiting')}
+                empty={t('list.waitingEmpty')}
+                tokens={waiting}
+                detail={waitDetail}
+                selectedId={current?.id}
+                onSelect={(token) => {
+                  setLatest(token);
+                  setCurrentId(token.id);
+                }}
+              />
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="lg">
+            <WalkInForm sessionId={sessionId} />
+            {active.isPending ? null : (
+              <TokenList
+                title={t('list.bookings')}
+                empty={t('list.bookingsEmpty')}
+                tokens={bookings}
+                detail={(token) => formatTime(token.slotStartsAt)}
+              />
+            )}
+            <TodayFigures
+              served={finished.filter((token) => token.status === 'served').length}
+              noShows={finished.filter((token) => token.status === 'no_show').length}
+              waiting={tokens.filter((token) => token.status === 'waiting').length}
+              stats={stats.data}
+            />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,87 @@
+import { Button, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconTicket } from '@tabler/icons-react';
+import { takeTokenInputSchema } from '@upnext/contract/tokens';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Notice } from '../../../components/tones.tsx';
+import { useIssueToken } from '../api/issueToken.ts';
+import { errorText } from './errorText.ts';
+
+const phonePattern = takeTokenInputSchema.shape.visitorPhone;
+
+/** Staff issue a walk-in token for a visitor at the desk: a name and, optionally, a phone. */
+export function WalkInForm({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation('live');
+  const issue = useIssueToken(sessionId);
+  const [issued, setIssued] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { visitorName: '', visitorPhone: '' },
+    validate: {
+      visitorName: (value) => (value.trim() ? null : t('walkIn.nameRequired')),
+      visitorPhone: (value) =>
+        !value.trim() || phonePattern.safeParse(value.trim()).success
+          ? null
+          : t('walkIn.phoneInvalid'),
+    },
+  });
+
+  const submit = form.onSubmit((values) => {
+    setIssued(null);
+    const phone = values.visitorPhone.trim();
+    issue.mutate(
+      {
+        sessionId,
+        visitorName: values.visitorName.trim(),
+        ...(phone ? { visitorPhone: phone } : {}),
+      },
+      {
+        onSuccess: (token) => {
+          setIssued(token.displayNumber);
+          form.reset();
+        },
+      },
+    );
+  });
+
+  return (
+    <Paper withBorder radius="lg" p="md" component="section" aria-label={t('walkIn.title')}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            {t('walkIn.title')}
+          </Title>
+          <TextInput
+            label={t('walkIn.name')}
+            required
+            autoComplete="off"
+            maxLength={100}
+            {...form.getInputProps('visitorName')}
+          />
+          <TextInput
+            label={t('walkIn.phone')}
+            description={t('walkIn.phoneHint')}
+            type="tel"
+            autoComplete="off"
+            {...form.getInputProps('visitorPhone')}
+          />
+          <Button
+            type="submit"
+            leftSection={<IconTicket size={16} aria-hidden />}
+            loading={issue.isPending}
+          >
+            {t('walkIn.submit')}
+          </Button>
+          <div aria-live="polite">
+            {issued ? <Notice tone="teal">{t('walkIn.issued', { number: issued })}</Notice> : null}
+          </div>
+          {issue.error ? (
+            <Notice tone="red" role="alert">
+              {errorText(issue.error)}
+            </Notice>
+          ) : null}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

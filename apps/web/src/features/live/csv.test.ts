@@ -1,0 +1,68 @@
+import type { QueueToken } from '@upnext/contract/tokens';
+import { describe, expect, it } from 'vitest';
+import { csvCell, toCsv, tokensToCsv } from './csv.ts';
+
+const token: QueueToken = {
+  id: '0b7c1f8e-2d3a-4c5b-8e9f-1a2b3c4d5e6f',
+  sessionId: '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11',
+  queueId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  number: 7,
+  displayNumber: 'A-007',
+  kind: 'walk_in',
+  status: 'served',
+  serviceId: null,
+  slotNo: null,
+  slotStartsAt: null,
+  visitorName: 'Doe, "Jo"\nJunior',
+  visitorEmail: null,
+  visitorPhone: '+44 20 7946 0018',
+  priority: 0,
+  notes: '',
+  joinedAt: '2026-11-23T09:00:00.000Z',
+  calledAt: '2026-11-23T09:10:00.000Z',
+  completedAt: '2026-11-23T09:15:00.000Z',
+  cancelledAt: null,
+  cancelReason: null,
+  serviceSeconds: 300,
+  position: null,
+  estimatedWaitMinutes: null,
+};
+
+describe('CSV export', () => {
+  it('quotes cells with commas, quotes or line breaks and doubles inner quotes', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvCell('cr\rlf')).toBe('"cr\rlf"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell(0)).toBe('0');
+  });
+
+  it('keeps spreadsheets from running a visitor-typed formula, but leaves phone numbers alone', () => {
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('-cmd')).toBe("'-cmd");
+    expect(csvCell('+44 20 7946 0018')).toBe('+44 20 7946 0018');
+    expect(csvCell('-5')).toBe('-5');
+  });
+
+  it('joins rows with CRLF and ends with one', () => {
+    expect(
+      toCsv([
+        ['a', 'b'],
+        ['c', null],
+      ]),
+    ).toBe('a,b\r\nc,\r\n');
+  });
+
+  it('exports the columns in order, one line per token, a name with all three hazards intact', () => {
+    const csv = tokensToCsv([token]);
+    expect(csv).toBe(
+      'number,name,phone,email,kind,status,joined,called,completed,service seconds\r\n' +
+        'A-007,"Doe, ""Jo""\nJunior",+44 20 7946 0018,,walk_in,served,' +
+        '2026-11-23T09:00:00.000Z,2026-11-23T09:10:00.000Z,2026-11-23T09:15:00.000Z,300\r\n',
+    );
+  });
+});

@@ -1,0 +1,264 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { QueueToken, SessionBoard } from '@upnext/contract/tokens';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Component as LiveSessionPage } from '../../app/routes/admin/LiveSessionPage.tsx';
+import { Component as SessionTokensPage } from '../../app/routes/admin/SessionTokensPage.tsx';
+import { renderWithProviders } from '../../test/render.tsx';
+
+const topics = vi.hoisted(() => new Map<string, (body: unknown) => void>());
+vi.mock('../../lib/stomp-client.ts', () => ({
+  useTopic: (destination: string | null, onMessage: (body: unknown) => void) => {
+    if (destination) topics.set(destination, onMessage);
+  },
+}));
+
+const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
+const board: SessionBoard = {
+  sessionId: SESSION,
+  companyName: 'Harbourview Health Centre',
+  queueName: 'General practice',
+  status: 'open',
+  nowServing: null,
+  nowServingCounter: null,
+  recentlyCalled: [],
+  waiting: 2,
+  averageServiceSeconds: 300,
+};
+
+function token(overrides: Partial<QueueToken>): QueueToken {
+  return {
+    id: '0b7c1f8e-2d3a-4c5b-8e9f-1a2b3c4d5e6f',
+    sessionId: SESSION,
+    queueId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+    number: 1,
+    displayNumber: 'A-001',
+    kind: 'walk_in',
+    status: 'waiting',
+    serviceId: null,
+    slotNo: null,
+    slotStartsAt: null,
+    visitorName: 'Ada Lovelace',
+    visitorEmail: null,
+    visitorPhone: null,
+    priority: 0,
+    notes: '',
+    joinedAt: '2026-11-23T09:00:00.000Z',
+    calledAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    cancelReason: null,
+    serviceSeconds: null,
+    position: 1,
+    estimatedWaitMinutes: 0,
+    ...overrides,
+  };
+}
+
+const ada = token({});
+const grace = token({
+  id: '1c8d2f9e-3e4b-4d6c-9f0a-2b3c4d5e6f70',
+  number: 2,
+  displayNumber: 'A-002',
+  visitorName: 'Grace Hopper',
+  position: 2,
+  estimatedWaitMinutes: 5,
+});
+
+type Handler = (body: unknown) => { status: number; body: unknown };
+const fetchMock = vi.fn<typeof fetch>();
+let handlers: Record<string, Handler>;
+let tokens: QueueToken[];
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+beforeEach(() => {
+  tokens = [ada, grace];
+  handlers = {
+    [`GET /api/queues/sessions/${SESSION}/board`]: () => ({ status: 200, body: { data: board } }),
+    'POST /api/queues/sessions/tokens-query': (body) => {
+      const statuses = (body as { statuses?: string[] }).statuses;
+      const all = tokens;
+      return {
+        status: 200,
+        body: { data: statuses ? all.filter((t) => statuses.includes(t.status)) : all },
+      };
+    },
+    'POST /api/queues/sessions/service-time-query': () => ({
+      status: 200,
+      body: {
+        data: {
+          tokens: 0,
+          serviceSeconds: { average: null, median: null, p90: null },
+          waitSeconds: { average: null, median: null, p90: null },
+        },
+      },
+    }),
+  };
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) return json(404, { error: { code: 'not_found', message: key } });
+    const { status, body } = handler(init?.body ? JSON.parse(String(init.body)) : undefined);
+    return json(status, body);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  sessionStorage.clear();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+function show(path: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/admin/live-sessions/:subQueueId/:date/:sessionId', element: <LiveSessionPage /> },
+      { path: '/admin/session-tokens/:sessionId', element: <SessionTokensPage /> },
+    ],
+    { initialEntries: [path] },
+  );
+  renderWithProviders(<RouterProvider router={router} />);
+}
+
+const consolePath = `/admin/live-sessions/all/2026-11-23/${SESSION}`;
+
+describe('the live console', () => {
+  it('calls the next visitor and shows the called token in large type', async () => {
+    const called = {
+      ...ada,
+      status: 'called' as const,
+      position: null,
+      calledAt: '2026-11-23T09:05:00.000Z',
+    };
+    handlers['POST /api/queues/sessions/next-token'] = () => {
+      tokens = [called, { ...grace, position: 1 }];
+      return { status: 200, body: { data: { completed: null, called } } };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    const waiting = await screen.findByRole('region', { name: 'Waiting' });
+    expect(within(waiting).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(waiting).getByText('#2 · about 5 min')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Call next' }));
+
+    expect(await screen.findByTestId('now-serving')).toHaveTextContent('A-001');
+    const nextCall = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/next-token'));
+    expect(JSON.parse(String(nextCall?.[1]?.body))).toEqual({ sessionId: SESSION });
+    expect(screen.getByRole('button', { name: 'Start serving' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'No-show' })).toBeInTheDocument();
+  });
+
+  it("shows the server's reason when it refuses to call", async () => {
+    handlers['POST /api/queues/sessions/next-token'] = () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'session_not_open',
+          message: 'The session is paused; open it to call tokens.',
+        },
+      },
+    });
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Call next' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The session is paused; open it to call tokens.',
+    );
+    expect(screen.queryByTestId('now-serving')).not.toBeInTheDocument();
+  });
+
+  it('issues a walk-in token with the name and phone given', async () => {
+    let sent: unknown;
+    handlers['POST /api/queues/sessions/tokens'] = (body) => {
+      sent = body;
+      return {
+        status: 201,
+        body: { data: token({ displayNumber: 'A-003', visitorName: 'Alan' }) },
+      };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/Visitor's name/), 'Alan');
+    await user.type(screen.getByLabelText(/Phone/), '+44 20 7946 0018');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    expect(await screen.findByText('Token A-003 issued.')).toBeInTheDocument();
+    expect(sent).toEqual({
+      sessionId: SESSION,
+      visitorName: 'Alan',
+      visitorPhone: '+44 20 7946 0018',
+    });
+  });
+});
+
+describe('the live console, realtime and refusals', () => {
+  it('reloads the lists when the session topic announces a change', async () => {
+    show(consolePath);
+    const waiting = await screen.findByRole('region', { name: 'Waiting' });
+    expect(within(waiting).queryByText('Alan Turing')).not.toBeInTheDocument();
+    tokens = [
+      ...tokens,
+      token({
+        id: '2d9e3a0f-4f5c-4e7d-8a1b-3c4d5e6f7081',
+        number: 3,
+        displayNumber: 'A-003',
+        visitorName: 'Alan Turing',
+        position: 3,
+      }),
+    ];
+    topics.get(`/topic/session/${SESSION}`)?.({ type: 'token.created' });
+    expect(await within(waiting).findByText('Alan Turing')).toBeInTheDocument();
+  });
+
+  it("shows the server's reason when a token action is refused", async () => {
+    const called = { ...ada, status: 'called' as const, position: null };
+    handlers['POST /api/queues/sessions/next-token'] = () => {
+      tokens = [called, grace];
+      return { status: 200, body: { data: { completed: null, called } } };
+    };
+    handlers[`POST /api/queues/sessions/tokens/${ada.id}/start`] = () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'invalid_token_transition',
+          message: 'Token A-001 is no_show; it cannot be started.',
+        },
+      },
+    });
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Call next' }));
+    await user.click(await screen.findByRole('button', { name: 'Start serving' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Token A-001 is no_show; it cannot be started.',
+    );
+  });
+});
+
+describe('the session tokens table', () => {
+  it('filters by name and cancels a token after confirmation', async () => {
+    let cancelled: unknown;
+    handlers['POST /api/queues/sessions/tokens-cancel'] = (body) => {
+      cancelled = body;
+      return { status: 200, body: { data: { ...grace, status: 'cancelled' } } };
+    };
+    show(`/admin/session-tokens/${SESSION}`);
+    const user = userEvent.setup();
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Search'), 'grace');
+    await waitFor(() => expect(screen.queryByText('Ada Lovelace')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Cancel token A-002' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Reason/), 'Left early');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel token' }));
+    await waitFor(() => expect(cancelled).toEqual({ tokenId: grace.id, reason: 'Left early' }));
+  });
+});
