@@ -1,39 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { signUpViaApi, useSession } from './api-helpers.ts';
 
 const shots = fileURLToPath(new URL('../screenshots/', import.meta.url));
-const AUTH_STORAGE_KEY = 'upnext-auth';
 const PASSWORD = 'Queue-journey-2026!';
 
-/** Sign up through /auth/v1 and confirm with the code from the developer mailbox. */
-async function signUp(request: APIRequestContext, email: string): Promise<unknown> {
-  const signup = await request.post('/auth/v1/signup', { data: { email, password: PASSWORD } });
-  expect(signup.ok(), await signup.text()).toBe(true);
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      const mailbox = await request.get(`/auth/v1/dev/mailbox?to=${encodeURIComponent(email)}`);
-      const { messages } = (await mailbox.json()) as { messages: { text: string }[] };
-      code = /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1];
-      return code;
-    })
-    .toBeTruthy();
-  const verify = await request.post('/auth/v1/verify', {
-    data: { type: 'signup', email, token: code },
-  });
-  expect(verify.ok(), await verify.text()).toBe(true);
-  return verify.json();
-}
-
-/** Put the session where auth-js reads it on start, as a signed-in browser would have it. */
-async function useSession(page: Page, session: unknown): Promise<void> {
-  await page.addInitScript(
-    ([key, value]) => {
-      if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
-    },
-    [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
-  );
+function signUp(request: APIRequestContext, email: string) {
+  return signUpViaApi(request, email, PASSWORD);
 }
 
 /**

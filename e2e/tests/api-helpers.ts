@@ -1,0 +1,57 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+/** Where auth-js keeps the session in the browser (apps/web/src/lib/auth-client.ts). */
+export const AUTH_STORAGE_KEY = 'upnext-auth';
+
+export type ApiSession = { access_token: string; user: { id: string; email: string } };
+
+/** Sign up through /auth/v1 and confirm with the code from the developer mailbox. */
+export async function signUpViaApi(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+): Promise<ApiSession> {
+  const signup = await request.post('/auth/v1/signup', { data: { email, password } });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const mailbox = await request.get(`/auth/v1/dev/mailbox?to=${encodeURIComponent(email)}`);
+      const { messages } = (await mailbox.json()) as { messages: { text: string }[] };
+      code = /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  const verify = await request.post('/auth/v1/verify', {
+    data: { type: 'signup', email, token: code },
+  });
+  expect(verify.ok(), await verify.text()).toBe(true);
+  return (await verify.json()) as ApiSession;
+}
+
+/** Put the session where auth-js reads it on start, as a signed-in browser would have it. */
+export async function useSession(page: Page, session: unknown): Promise<void> {
+  await page.addInitScript(
+    ([key, value]) => {
+      if (!window.localStorage.getItem(key)) window.localStorage.setItem(key, value);
+    },
+    [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
+  );
+}
+
+/** A queue API call as the given user; answers the `data` of the envelope. */
+export async function api<T>(
+  request: APIRequestContext,
+  session: ApiSession,
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const response = await request.fetch(`/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${session.access_token}` },
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
+  return ((await response.json()) as { data: T }).data;
+}

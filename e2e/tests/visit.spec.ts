@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { type ApiSession, api, signUpViaApi, useSession } from './api-helpers.ts';
+
+const PASSWORD = 'Visitor-journey-2026!';
+const unique = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`;
+
+/** A company with a queue run by `staff`, in UTC so "today" is the same for everyone here. */
+async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, prefix: string) {
+  const company = await api<{ id: string }>(request, staff, 'POST', '/company', {
+    name: `Journey Clinic ${prefix}`,
+    timezone: 'UTC',
+  });
+  const queue = await api<{ id: string; joinCode: string }>(
+    request,
+    staff,
+    'POST',
+    '/company/queues',
+    {
+      companyId: company.id,
+      name: 'Walk-in clinic',
+      tokenPrefix: prefix,
+      mode: 'hybrid',
+    },
+  );
+  return { company, queue };
+}
+
+test.describe('visitor journeys', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('a visitor takes a token by link; staff call next; the visitor and the board see it live', async ({
+    browser,
+    request,
+  }) => {
+    const staff = await signUpViaApi(request, unique('desk'), PASSWORD);
+    const { queue } = await openQueue(request, staff, 'W');
+    const today = new Date().toISOString().slice(0, 10);
+    const scheduled = await api<{ sessions: Array<{ id: string }> }>(
+      request,
+      staff,
+      'POST',
+      '/queues/sessions/schedule',
+      { queueId: queue.id, date: today, startTime: '00:00', endTime: '23:59', capacity: 50 },
+    );
+    const sessionId = scheduled.sessions[0]?.id as string;
+    await api(request, staff, 'POST', '/queues/sessions/status', { sessionId, status: 'open' });
+
+    // The visitor, signed in, follows the queue's join link and takes a token.
+    const visitorPage = await (await browser.newContext()).newPage();
+    await useSession(visitorPage, await signUpViaApi(request, unique('visitor'), PASSWORD));
+    await visitorPage.goto(`/join?code=${queue.joinCode}`);
+    await visitorPage
+      .getByRole('button', { name: /^Take a token/ })
+      .first()
+      .click();
+    await expect(visitorPage.getByText('Your token')).toBeVisible();
+    await expect(visitorPage.getByText('W-001').first()).toBeVisible();
+
+    // The waiting room's board, anonymous.
+    const boardPage = await (await browser.newContext()).newPage();
+    await boardPage.goto(`/display/${sessionId}`);
+    await expect(boardPage.getByLabel('Nobody called yet')).toBeVisible();
+
+    // Staff, in a second browser, press "Call next" on the live console.
+    const staffPage = await (await browser.newContext()).newPage();
+    await useSession(staffPage, staff);
+    await staffPage.goto(`/admin/live-sessions/all/${today}/${sessionId}`);
+    await staffPage.getByRole('button', { name: 'Call next' }).click();
+
+    await expect(visitorPage.getByText('It is your turn')).toBeVisible({ timeout: 20_000 });
+    await expect(boardPage.getByTestId('now-serving')).toHaveText('W-001', { timeout: 20_000 });
+  });
+
+  test('a visitor books a slot and finds it in my sessions', async ({ page, request }) => {
+    const staff = await signUpViaApi(request, unique('desk'), PASSWORD);
+    const { queue } = await openQueue(request, staff, 'B');
+    const service = await api<{ id: string }>(
+      request,
+      staff,
+      'POST',
+      `/queues/${queue.id}/service-types`,
+      {
+        name: 'Consultation',
+        durationMinutes: 20,
+      },
+    );
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await api(request, staff, 'POST', '/queues/sessions/schedule', {
+      queueId: queue.id,
+      date: tomorrow,
+      startTime: '09:00',
+      endTime: '11:00',
+      capacity: 20,
+      services: [{ serviceTypeId: service.id, slotMinutes: 30, capacityPerSlot: 2 }],
+    });
+
+    await useSession(page, await signUpViaApi(request, unique('booker'), PASSWORD));
+    await page.goto(`/join?code=${queue.joinCode}`);
+    await page
+      .getByRole('button', { name: /^Choose a time/ })
+      .first()
+      .click();
+    await page
+      .getByRole('button', { name: /^Book / })
+      .first()
+      .click();
+    await expect(page.getByText('Your token')).toBeVisible();
+    await expect(page.getByText('B-001').first()).toBeVisible();
+
+    await page.goto('/admin/my-sessions');
+    await expect(page.getByText('B-001').first()).toBeVisible();
+    await expect(page.getByText('Booked').first()).toBeVisible();
+  });
+});
