@@ -1,7 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
 import { type ApiSession, api, signUpViaApi, useSession } from './api-helpers.ts';
 
 const PASSWORD = 'Visitor-journey-2026!';
+const shots = fileURLToPath(new URL('../screenshots/', import.meta.url));
 const unique = (label: string) =>
   `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`;
 
@@ -26,6 +29,17 @@ async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, 
   return { company, queue };
 }
 
+/** No serious or critical WCAG 2.1 AA violation on the page as it stands. */
+async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
+    .analyze();
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) }));
+  expect(blocking).toEqual([]);
+}
+
 test.describe('visitor journeys', () => {
   test.describe.configure({ timeout: 120_000 });
 
@@ -47,7 +61,10 @@ test.describe('visitor journeys', () => {
     await api(request, staff, 'POST', '/queues/sessions/status', { sessionId, status: 'open' });
 
     // The visitor, signed in, follows the queue's join link and takes a token.
-    const visitorPage = await (await browser.newContext()).newPage();
+    // Visitors are on their phones.
+    const visitorPage = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 } })
+    ).newPage();
     await useSession(visitorPage, await signUpViaApi(request, unique('visitor'), PASSWORD));
     await visitorPage.goto(`/join?code=${queue.joinCode}`);
     await visitorPage
@@ -70,6 +87,9 @@ test.describe('visitor journeys', () => {
 
     await expect(visitorPage.getByText('It is your turn')).toBeVisible({ timeout: 20_000 });
     await expect(boardPage.getByTestId('now-serving')).toHaveText('W-001', { timeout: 20_000 });
+    for (const screen of [visitorPage, boardPage, staffPage]) await expectAccessible(screen);
+    await visitorPage.screenshot({ path: `${shots}visit-your-turn-390.png`, fullPage: true });
+    await staffPage.screenshot({ path: `${shots}visit-live-console-1280.png`, fullPage: true });
   });
 
   test('a visitor books a slot and finds it in my sessions', async ({ page, request }) => {
@@ -111,5 +131,7 @@ test.describe('visitor journeys', () => {
     await page.goto('/admin/my-sessions');
     await expect(page.getByText('B-001').first()).toBeVisible();
     await expect(page.getByText('Booked').first()).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: `${shots}visit-my-sessions-1280.png`, fullPage: true });
   });
 });
