@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { blockingViolations } from './axe.ts';
 import { publicPages } from './pages.ts';
 
 test.describe('accessibility', () => {
@@ -7,13 +7,7 @@ test.describe('accessibility', () => {
     test(`${path} has no serious or critical WCAG 2.1 AA violations`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      const results = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
-        .analyze();
-      const blocking = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target) }));
-      expect(blocking).toEqual([]);
+      expect(await blockingViolations(page)).toEqual([]);
     });
   }
 

@@ -1,18 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { type Page, test } from '@playwright/test';
+import { test } from '@playwright/test';
 import { expect, openSignIn, signUpAndConfirm, uniqueEmail } from './auth-helpers.ts';
+import { blockingViolations } from './axe.ts';
 
 const dir = fileURLToPath(new URL('../screenshots/', import.meta.url));
-
-async function blockingViolations(page: Page, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']);
-  if (include) builder = builder.include(include);
-  const results = await builder.analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target) }));
-}
 
 test.describe('auth screens', () => {
   test.describe.configure({ timeout: 180_000 });

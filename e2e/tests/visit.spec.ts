@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { type ApiSession, api, signUpViaApi, useSession } from './api-helpers.ts';
+import { uniqueEmail } from './auth-helpers.ts';
+import { blockingViolations } from './axe.ts';
 
 const PASSWORD = 'Visitor-journey-2026!';
 const shots = fileURLToPath(new URL('../screenshots/', import.meta.url));
-const unique = (label: string) =>
-  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`;
 
 /** A company with a queue run by `staff`, in UTC so "today" is the same for everyone here. */
 async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, prefix: string) {
@@ -29,17 +28,6 @@ async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, 
   return { company, queue };
 }
 
-/** No serious or critical WCAG 2.1 AA violation on the page as it stands. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
-    .analyze();
-  const blocking = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) }));
-  expect(blocking).toEqual([]);
-}
-
 test.describe('visitor journeys', () => {
   test.describe.configure({ timeout: 120_000 });
 
@@ -47,7 +35,7 @@ test.describe('visitor journeys', () => {
     browser,
     request,
   }) => {
-    const staff = await signUpViaApi(request, unique('desk'), PASSWORD);
+    const staff = await signUpViaApi(request, uniqueEmail('desk'), PASSWORD);
     const { queue } = await openQueue(request, staff, 'W');
     const today = new Date().toISOString().slice(0, 10);
     const scheduled = await api<{ sessions: Array<{ id: string }> }>(
@@ -65,7 +53,7 @@ test.describe('visitor journeys', () => {
     const visitorPage = await (
       await browser.newContext({ viewport: { width: 390, height: 844 } })
     ).newPage();
-    await useSession(visitorPage, await signUpViaApi(request, unique('visitor'), PASSWORD));
+    await useSession(visitorPage, await signUpViaApi(request, uniqueEmail('visitor'), PASSWORD));
     await visitorPage.goto(`/join?code=${queue.joinCode}`);
     await visitorPage
       .getByRole('button', { name: /^Take a token/ })
@@ -87,13 +75,15 @@ test.describe('visitor journeys', () => {
 
     await expect(visitorPage.getByText('It is your turn')).toBeVisible({ timeout: 20_000 });
     await expect(boardPage.getByTestId('now-serving')).toHaveText('W-001', { timeout: 20_000 });
-    for (const screen of [visitorPage, boardPage, staffPage]) await expectAccessible(screen);
+    for (const screen of [visitorPage, boardPage, staffPage]) {
+      expect(await blockingViolations(screen)).toEqual([]);
+    }
     await visitorPage.screenshot({ path: `${shots}visit-your-turn-390.png`, fullPage: true });
     await staffPage.screenshot({ path: `${shots}visit-live-console-1280.png`, fullPage: true });
   });
 
   test('a visitor books a slot and finds it in my sessions', async ({ page, request }) => {
-    const staff = await signUpViaApi(request, unique('desk'), PASSWORD);
+    const staff = await signUpViaApi(request, uniqueEmail('desk'), PASSWORD);
     const { queue } = await openQueue(request, staff, 'B');
     const service = await api<{ id: string }>(
       request,
@@ -115,7 +105,7 @@ test.describe('visitor journeys', () => {
       services: [{ serviceTypeId: service.id, slotMinutes: 30, capacityPerSlot: 2 }],
     });
 
-    await useSession(page, await signUpViaApi(request, unique('booker'), PASSWORD));
+    await useSession(page, await signUpViaApi(request, uniqueEmail('booker'), PASSWORD));
     await page.goto(`/join?code=${queue.joinCode}`);
     await page
       .getByRole('button', { name: /^Choose a time/ })
@@ -131,7 +121,7 @@ test.describe('visitor journeys', () => {
     await page.goto('/admin/my-sessions');
     await expect(page.getByText('B-001').first()).toBeVisible();
     await expect(page.getByText('Booked').first()).toBeVisible();
-    await expectAccessible(page);
+    expect(await blockingViolations(page)).toEqual([]);
     await page.screenshot({ path: `${shots}visit-my-sessions-1280.png`, fullPage: true });
   });
 });

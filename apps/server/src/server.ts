@@ -103,7 +103,7 @@ await app.listen({ host: config.host, port: config.port });
 lifecycle.ready = true;
 
 const db = database.db;
-const smsSender = createSmsSender(config.auth.sms, config.env, db);
+const smsSender = createSmsSender(config, db);
 outbox = createOutbox({
   db,
   clock: systemClock,

@@ -7,7 +7,7 @@ import type { AuthContext, AuthContextRef } from './context.ts';
 import { AuthError, authErrorHandler, errors, sendAuthError } from './errors.ts';
 import { identityRoutes } from './identities.routes.ts';
 import type { AuthKeys } from './keys.ts';
-import { devMailboxMailer, type Mailer, smtpMailer } from './mailer.ts';
+import { type Mailer, mailerFor } from './mailer.ts';
 import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
 import { mfaRoutes } from './mfa.routes.ts';
@@ -41,18 +41,12 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   const auth = config.auth;
   const clock = options.clock ?? systemClock;
   const keys = options.keys;
-  const mailer =
-    options.mailer ??
-    (auth.smtpUrl
-      ? smtpMailer(auth.smtpUrl, auth.smtpFrom)
-      : devMailboxMailer(options.database.db));
+  const mailer = options.mailer ?? mailerFor(auth, options.database.db);
   if (mailer.kind === 'dev-mailbox' && config.env === 'production') {
     app.log.warn('auth: SMTP_URL is not set; emails are kept in the database, not delivered');
   }
   const sms =
-    options.sms !== undefined
-      ? options.sms
-      : createSmsSender(auth.sms, config.env, options.database.db);
+    options.sms !== undefined ? options.sms : createSmsSender(config, options.database.db);
   if (!sms && config.env === 'production') {
     app.log.info('auth: SMS_PROVIDER is not set; phone sign-in is disabled');
   }

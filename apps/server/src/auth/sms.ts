@@ -103,13 +103,10 @@ export function hasSmsPath(config: Pick<Config, 'env' | 'auth'>): boolean {
   return config.auth.sms.twilio !== null || config.env !== 'production';
 }
 
-export function createSmsSender(
-  config: SmsConfig,
-  env: 'development' | 'production' | 'test',
-  db: Db,
-): SmsSender | null {
-  if (config.twilio) return twilioSms(config.twilio);
-  return env === 'production' ? null : devMailboxSms(db);
+export function createSmsSender(config: Pick<Config, 'env' | 'auth'>, db: Db): SmsSender | null {
+  if (!hasSmsPath(config)) return null;
+  const { twilio } = config.auth.sms;
+  return twilio ? twilioSms(twilio) : devMailboxSms(db);
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { NotificationAttachment } from '../../db/schema/notifications.ts';
-
 /** What every visitor message may mention. */
 export type TokenMessageData = {
   companyName: string;
@@ -30,7 +28,6 @@ export type RenderedMessage = {
   text: string;
   html: string;
   sms: string;
-  attachments?: NotificationAttachment[];
 };
 
 function escapeHtml(value: string): string {

@@ -21,7 +21,7 @@ import { requireUser } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
-import { publishSessionState, publishToHolders } from '../tokens/tokens.events.ts';
+import { publishCancelled, publishSessionState } from '../tokens/tokens.events.ts';
 import { cancelSessionTokens } from '../tokens/tokens.notifications.ts';
 import type { TokenRow } from '../tokens/tokens.repository.ts';
 import {
@@ -461,7 +461,7 @@ export async function changeSessionStatus(
     if (!view) throw notFound('session');
     return view;
   });
-  await publishToHolders(deps, cancelledTokens, 'token.cancelled');
+  await publishCancelled(deps, cancelledTokens);
   await publishSessionState(deps, session.id);
   return session;
 }

@@ -39,7 +39,7 @@ export async function publishNowServing(
     sessionId: session.sessionId,
     number: token.number,
     label: token.displayNumber,
-    serviceArea: await repo.subQueueName(deps.db, session.subQueueId),
+    serviceArea: session.subQueueName,
     recall,
     at: deps.clock().toISOString(),
   };
@@ -51,12 +51,24 @@ const cancelReasons: Record<string, Extract<UserEvent, { type: 'token.cancelled'
   session_cancelled: 'session_cancelled',
 };
 
-/** "Called" or "cancelled" to each holder with an account. */
-export async function publishToHolders(
-  deps: TokensDeps,
-  tokens: readonly TokenRow[],
-  type: 'token.called' | 'token.cancelled',
-) {
+/** "Your turn" to the holder of a called (or recalled) token, when they have an account. */
+export async function publishCalled(deps: TokensDeps, session: SessionContext, token: TokenRow) {
+  if (!token.userId) return;
+  const subscribeId = (await repo.subscribeIdsOf(deps.db, [token.userId])).get(token.userId);
+  if (!subscribeId) return;
+  const event: UserEvent = {
+    type: 'token.called',
+    tokenId: token.id,
+    sessionId: token.sessionId,
+    label: token.displayNumber,
+    serviceArea: session.subQueueName,
+    at: deps.clock().toISOString(),
+  };
+  deps.publisher.publish(topics.user(subscribeId), event);
+}
+
+/** "Cancelled" to each holder with an account, with why. */
+export async function publishCancelled(deps: TokensDeps, tokens: readonly TokenRow[]) {
   const holders = tokens.filter((token) => token.userId !== null);
   if (holders.length === 0) return;
   const subscribers = await repo.subscribeIdsOf(
@@ -67,17 +79,14 @@ export async function publishToHolders(
   for (const token of holders) {
     const subscribeId = subscribers.get(token.userId as string);
     if (!subscribeId) continue;
-    const ref = { tokenId: token.id, sessionId: token.sessionId, label: token.displayNumber };
-    const session = await repo.findSessionContext(deps.db, token.sessionId);
-    const event: UserEvent =
-      type === 'token.called'
-        ? {
-            type,
-            ...ref,
-            serviceArea: await repo.subQueueName(deps.db, session?.subQueueId ?? null),
-            at,
-          }
-        : { type, ...ref, reason: cancelReasons[token.cancelReason ?? ''] ?? 'staff', at };
+    const event: UserEvent = {
+      type: 'token.cancelled',
+      tokenId: token.id,
+      sessionId: token.sessionId,
+      label: token.displayNumber,
+      reason: cancelReasons[token.cancelReason ?? ''] ?? 'staff',
+      at,
+    };
     deps.publisher.publish(topics.user(subscribeId), event);
   }
 }

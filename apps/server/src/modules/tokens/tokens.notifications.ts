@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { subQueues } from '../../db/schema/queues.ts';
+import type { NotificationAttachment } from '../../db/schema/notifications.ts';
 import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
 import {
   type NotificationKind,
@@ -33,15 +33,6 @@ function statusUrl(deps: NotifyDeps, token: TokenRow) {
     : `${deps.publicUrl}/display/${token.sessionId}`;
 }
 
-async function counterOf(tx: Db | Tx, session: SessionContext) {
-  if (!session.subQueueId) return null;
-  const [row] = await tx
-    .select({ name: subQueues.name })
-    .from(subQueues)
-    .where(eq(subQueues.id, session.subQueueId));
-  return row?.name ?? null;
-}
-
 /** Email (and SMS when configured) of one event to one token's holder, in the transaction. */
 export async function notifyHolder(
   tx: Db | Tx,
@@ -51,14 +42,15 @@ export async function notifyHolder(
   session: SessionContext,
   token: TokenRow,
   extra: Partial<TokenMessageData> = {},
-  dedupe?: string,
+  options: { dedupe?: string; attachments?: NotificationAttachment[] } = {},
 ) {
+  const { dedupe, attachments } = options;
   if (!token.visitorEmail && !(deps.smsEnabled && token.visitorPhone)) return;
   const data: TokenMessageData = {
     companyName: session.companyName,
     queueName: session.queueName,
     displayNumber: token.displayNumber,
-    counter: await counterOf(tx, session),
+    counter: session.subQueueName,
     statusUrl: statusUrl(deps, token),
     ...(token.slotStartsAt ? { when: formatWhen(token.slotStartsAt, session.timezone) } : {}),
     ...extra,
@@ -73,7 +65,7 @@ export async function notifyHolder(
       subject: message.subject,
       text: message.text,
       html: message.html,
-      ...(message.attachments ? { attachments: message.attachments } : {}),
+      ...(attachments ? { attachments } : {}),
       ...(dedupe ? { dedupeKey: `${dedupe}:email` } : {}),
     });
   }
@@ -108,68 +100,44 @@ export async function notifyIssued(
     token.slotNo as number,
   );
   if (!slot) return;
-  const calendar = bookingCalendar({
+  const calendar = {
+    filename: `booking-${token.displayNumber}.ics`,
+    contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+    content: calendarFor(deps, session, token, slot, now),
+  };
+  await notifyHolder(
+    tx,
+    deps,
+    now,
+    'booking_confirmed',
+    session,
+    token,
+    { serviceName: slot.serviceName },
+    { attachments: [calendar] },
+  );
+}
+
+/** The booking as an iCalendar event: for the confirmation mail and the details screen. */
+export function calendarFor(
+  deps: NotifyDeps,
+  session: SessionContext,
+  token: TokenRow,
+  slot: { serviceName: string; slotStartsAt: Date; slotEndsAt: Date },
+  stamp: Date,
+): string {
+  return bookingCalendar({
     uid: `${token.id}@upnext`,
     start: slot.slotStartsAt,
     end: slot.slotEndsAt,
     summary: `${slot.serviceName} at ${session.companyName} (${token.displayNumber})`,
     description: `Your booking ${token.displayNumber} for ${slot.serviceName} in ${session.queueName}.`,
-    location: slot.subQueueName
-      ? `${session.companyName}, ${slot.subQueueName}`
+    location: session.subQueueName
+      ? `${session.companyName}, ${session.subQueueName}`
       : session.companyName,
     url: statusUrl(deps, token),
-    stamp: now,
+    stamp,
+    cancelled: token.status === 'cancelled',
   });
-  await notifyBooking(tx, deps, now, session, token, slot.serviceName, calendar);
-}
-
-async function notifyBooking(
-  tx: Tx,
-  deps: NotifyDeps,
-  now: Date,
-  session: SessionContext,
-  token: TokenRow,
-  serviceName: string,
-  calendar: string,
-) {
-  if (!token.visitorEmail && !(deps.smsEnabled && token.visitorPhone)) return;
-  const data: TokenMessageData = {
-    companyName: session.companyName,
-    queueName: session.queueName,
-    displayNumber: token.displayNumber,
-    counter: await counterOf(tx, session),
-    statusUrl: statusUrl(deps, token),
-    serviceName,
-    when: formatWhen(token.slotStartsAt as Date, session.timezone),
-  };
-  const message = renderTokenMessage('booking_confirmed', data);
-  const messages: OutgoingMessage[] = [];
-  if (token.visitorEmail) {
-    messages.push({
-      channel: 'email',
-      recipient: token.visitorEmail,
-      template: 'booking_confirmed',
-      subject: message.subject,
-      text: message.text,
-      html: message.html,
-      attachments: [
-        {
-          filename: `booking-${token.displayNumber}.ics`,
-          contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-          content: calendar,
-        },
-      ],
-    });
-  }
-  if (deps.smsEnabled && token.visitorPhone) {
-    messages.push({
-      channel: 'sms',
-      recipient: token.visitorPhone,
-      template: 'booking_confirmed',
-      text: message.sms,
-    });
-  }
-  await enqueue(tx, messages, now);
 }
 
 /**
@@ -253,7 +221,7 @@ export async function enqueueDueReminders(db: Db, deps: NotifyDeps, now: Date, h
       session,
       token,
       slot ? { serviceName: slot.serviceName } : {},
-      `reminder:${token.id}`,
+      { dedupe: `reminder:${token.id}` },
     );
   }
   return due.length;

@@ -40,17 +40,23 @@ const sessionContext = {
   turnApproachingThreshold: queues.turnApproachingThreshold,
   companyId: queues.companyId,
   companyName: companies.name,
+  /** The counter, desk or practitioner: where a called visitor goes. */
+  subQueueName: subQueues.name,
 };
 export type SessionContext = {
-  [K in keyof typeof sessionContext]: (typeof sessionContext)[K]['_']['data'];
-};
+  [K in Exclude<
+    keyof typeof sessionContext,
+    'subQueueName'
+  >]: (typeof sessionContext)[K]['_']['data'];
+} & { subQueueName: string | null };
 
 function selectSession(db: Queryable) {
   return db
     .select(sessionContext)
     .from(sessions)
     .innerJoin(queues, eq(queues.id, sessions.queueId))
-    .innerJoin(companies, eq(companies.id, queues.companyId));
+    .innerJoin(companies, eq(companies.id, queues.companyId))
+    .leftJoin(subQueues, eq(subQueues.id, sessions.subQueueId));
 }
 
 export async function findSessionContext(db: Queryable, sessionId: string) {
@@ -332,13 +338,10 @@ export async function bookingContext(db: Queryable, serviceId: string, slotNo: n
       serviceName: serviceTypes.name,
       slotStartsAt: slots.startsAt,
       slotEndsAt: slots.endsAt,
-      subQueueName: subQueues.name,
     })
     .from(slots)
     .innerJoin(sessionServices, eq(sessionServices.id, slots.sessionServiceId))
     .innerJoin(serviceTypes, eq(serviceTypes.id, sessionServices.serviceTypeId))
-    .innerJoin(sessions, eq(sessions.id, sessionServices.sessionId))
-    .leftJoin(subQueues, eq(subQueues.id, sessions.subQueueId))
     .where(and(eq(slots.sessionServiceId, serviceId), eq(slots.slotNo, slotNo)));
   return row;
 }
@@ -396,13 +399,4 @@ export async function lastCalled(db: Queryable, sessionId: string, limit: number
     .where(and(eq(queueTokens.sessionId, sessionId), isNotNull(queueTokens.calledAt)))
     .orderBy(desc(queueTokens.calledAt), desc(queueTokens.number))
     .limit(limit);
-}
-
-export async function subQueueName(db: Queryable, subQueueId: string | null) {
-  if (!subQueueId) return null;
-  const [row] = await db
-    .select({ name: subQueues.name })
-    .from(subQueues)
-    .where(eq(subQueues.id, subQueueId));
-  return row?.name ?? null;
 }

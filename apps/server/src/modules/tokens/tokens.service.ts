@@ -10,15 +10,15 @@ import type { Caller, SignedInCaller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
-import { bookingCalendar } from './calendar.ts';
 import { secondsPerToken } from './tokens.estimates.ts';
 import {
+  publishCalled,
+  publishCancelled,
   publishNowServing,
   publishSessionState,
-  publishToHolders,
   publishWaitingLine,
 } from './tokens.events.ts';
-import { notifyHolder, notifyIssued } from './tokens.notifications.ts';
+import { calendarFor, notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
   isCompanyMember,
   requireHolderOrStaff,
@@ -309,7 +309,7 @@ export async function cancelToken(
     }
     return { token: cancelled, session: locked };
   });
-  await publishToHolders(deps, [token], 'token.cancelled');
+  await publishCancelled(deps, [token]);
   await publishSessionState(deps, session.sessionId);
   await publishWaitingLine(deps, session);
   return (await present(deps, [token], { staff: true }))[0] as QueueToken;
@@ -363,15 +363,18 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
   });
   if (result.called) {
     await publishNowServing(deps, result.session, result.called, false);
-    await publishToHolders(deps, [result.called], 'token.called');
+    await publishCalled(deps, result.session, result.called);
   }
   await publishSessionState(deps, sessionId);
   await publishWaitingLine(deps, result.session);
-  const [completed] = result.completed
-    ? await present(deps, [result.completed], { staff: true })
-    : [];
-  const [called] = result.called ? await present(deps, [result.called], { staff: true }) : [];
-  return { completed: completed ?? null, called: called ?? null };
+  // One pass over the session's line for both answers.
+  const shown = await present(
+    deps,
+    [result.completed, result.called].filter((token) => token !== null),
+    { staff: true },
+  );
+  const byId = (token: TokenRow | null) => shown.find((row) => row.id === token?.id) ?? null;
+  return { completed: byId(result.completed), called: byId(result.called) };
 }
 
 /** The holder who just reached the queue's threshold hears it once (dedupe per token). */
@@ -391,7 +394,7 @@ async function notifyTurnApproaching(tx: Tx, deps: TokensDeps, session: SessionC
     session,
     token,
     { position: threshold },
-    `turn:${token.id}`,
+    { dedupe: `turn:${token.id}` },
   );
 }
 
@@ -446,7 +449,7 @@ export async function actOnToken(
   });
   if (action === 'recall') {
     await publishNowServing(deps, session, token, true);
-    await publishToHolders(deps, [token], 'token.called');
+    await publishCalled(deps, session, token);
   }
   await publishSessionState(deps, session.sessionId);
   await publishWaitingLine(deps, session);
@@ -533,9 +536,6 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
       hour: '2-digit',
       minute: '2-digit',
     });
-  const where = slot.subQueueName
-    ? `${session.companyName}, ${slot.subQueueName}`
-    : session.companyName;
   return {
     token: presented as QueueToken,
     companyName: session.companyName,
@@ -545,17 +545,7 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
     date: session.date,
     startTime: timeIn(slot.slotStartsAt),
     endTime: timeIn(slot.slotEndsAt),
-    calendar: bookingCalendar({
-      uid: `${token.id}@upnext`,
-      start: slot.slotStartsAt,
-      end: slot.slotEndsAt,
-      summary: `${slot.serviceName} at ${session.companyName} (${token.displayNumber})`,
-      description: `Your booking ${token.displayNumber} for ${slot.serviceName} in ${session.queueName}.`,
-      location: where,
-      url: `${deps.publicUrl}/admin/my-sessions`,
-      stamp: deps.clock(),
-      cancelled: token.status === 'cancelled',
-    }),
+    calendar: calendarFor(deps, session, token, slot, deps.clock()),
   };
 }
 
@@ -577,7 +567,7 @@ export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: 
     queueName: session.queueName,
     status: session.status,
     nowServing: current?.displayNumber ?? null,
-    nowServingCounter: current ? await repo.subQueueName(deps.db, session.subQueueId) : null,
+    nowServingCounter: current ? session.subQueueName : null,
     recentlyCalled: earlier.map((row) => row.displayNumber),
     waiting: (counts.waiting ?? 0) + (counts.booked ?? 0),
     averageServiceSeconds: Math.round(await secondsPerToken(deps, session)),

@@ -1,10 +1,11 @@
 import { Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconListDetails, IconRefresh } from '@tabler/icons-react';
+import { IconListDetails } from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken, TokenAction, TokenStatus } from '@upnext/contract/tokens';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LoadFailed } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { useCallNextToken } from '../api/nextToken.ts';
 import { useSessionTokens } from '../api/queryTokens.ts';
@@ -121,27 +122,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
     );
   }
   if (board.isError) {
-    return (
-      <Notice
-        tone="red"
-        role="alert"
-        title={t('state.loadFailed')}
-        icon={<IconAlertTriangle aria-hidden />}
-      >
-        <Stack gap="sm" align="flex-start">
-          {errorText(board.error)}
-          <Button
-            size="xs"
-            variant="white"
-            color="red.9"
-            leftSection={<IconRefresh size={16} aria-hidden />}
-            onClick={() => void board.refetch()}
-          >
-            {t('state.retry')}
-          </Button>
-        </Stack>
-      </Notice>
-    );
+    return <LoadFailed message={errorText(board.error)} onRetry={() => void board.refetch()} />;
   }
 
   const session = board.data;

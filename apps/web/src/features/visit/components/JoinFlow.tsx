@@ -7,6 +7,7 @@ import type { QueueToken } from '@upnext/contract/tokens';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice, Tag, type Tone } from '../../../components/tones.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { useBookSlot } from '../api/bookSlot.ts';
@@ -18,7 +19,7 @@ import { useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { addDays, formatDay, formatPrice, shortTime, todayLocal } from './format.ts';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 import { errorCode, visitErrorText } from './visitError.ts';
 
 /** What the visitor asked for before signing in; done as soon as they are signed in. */

@@ -5,6 +5,7 @@ import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
@@ -12,7 +13,7 @@ import { useCancelToken } from '../api/cancelToken.ts';
 import { useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { formatDay, formatInstant, shortTime, todayLocal } from './format.ts';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 import { TokenStatusBadge } from './TokenStatusBadge.tsx';
 import { visitErrorText } from './visitError.ts';
 

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
 import { useTranslation } from 'react-i18next';
+import { LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { useCreateCompany } from '../api/createCompany.ts';
 import { useCompany } from '../api/getCompany.ts';
@@ -13,7 +14,7 @@ import { CompanyPicker } from './CompanyPicker.tsx';
 import { errorText } from './errorText.ts';
 import { notifySuccess } from './notify.ts';
 import { StaffPanel } from './StaffPanel.tsx';
-import { LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 
 function CreateCompany({ onCreated }: { onCreated?: () => void }) {
   const { t } = useTranslation('workspace');

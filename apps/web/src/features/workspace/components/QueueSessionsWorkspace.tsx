@@ -6,13 +6,14 @@ import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { localDateSchema } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { useQueues } from '../api/listQueues.ts';
 import { useSessionsQuery } from '../api/querySessions.ts';
 import type { Membership } from '../hooks/useActiveCompany.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { SessionActions } from './SessionActions.tsx';
 import { SessionCard } from './SessionCard.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 import { formatDay, todayLocal } from './sessionFormat.ts';
 import { WorkspaceGate } from './WorkspaceGate.tsx';
 

@@ -14,6 +14,7 @@ import { IconMapPin, IconPlus } from '@tabler/icons-react';
 import { createServiceAreaBodySchema, type ServiceArea } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { useCreateServiceArea } from '../api/createServiceArea.ts';
 import { useDeleteServiceArea } from '../api/deleteServiceArea.ts';
@@ -23,7 +24,7 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 
 interface Values {
   name: string;

@@ -15,6 +15,7 @@ import { IconPlus, IconStethoscope } from '@tabler/icons-react';
 import { createServiceTypeBodySchema, type ServiceType } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice, Tag } from '../../../components/tones.tsx';
 import { useCreateServiceType } from '../api/createServiceType.ts';
 import { useDeleteServiceType } from '../api/deleteServiceType.ts';
@@ -25,7 +26,7 @@ import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { formatMoney, fromMinor, toMinor } from './options.ts';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 
 interface Values {
   name: string;

@@ -1,10 +1,11 @@
 import { Stack, Text } from '@mantine/core';
 import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { useMySessions } from '../api/mySessions.ts';
 import { SessionActions } from './SessionActions.tsx';
 import { SessionCard } from './SessionCard.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 import { formatDay, todayLocal } from './sessionFormat.ts';
 
 /** `/admin/session-control`: the signed-in staff member's sessions today. */

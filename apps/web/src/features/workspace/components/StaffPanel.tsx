@@ -32,6 +32,7 @@ import {
 } from '@upnext/contract/companies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice, Tag } from '../../../components/tones.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { useInviteCompanyUser } from '../api/inviteCompanyUser.ts';
@@ -43,7 +44,7 @@ import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { ScrollBox } from './ScrollBox.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 
 const statusColor = { active: 'teal', invited: 'blue', disabled: 'gray' } as const;
 

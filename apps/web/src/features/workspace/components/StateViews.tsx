@@ -1,68 +1,7 @@
-import { Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Notice } from '../../../components/tones.tsx';
+import { LoadFailed } from '../../../components/StateViews.tsx';
 import { errorText } from './errorText.ts';
 
-/** Grey bars in the shape of a list while it loads; announced once to screen readers. */
-export function LoadingList({ rows = 3, label }: { rows?: number; label?: string }) {
-  const { t } = useTranslation('workspace');
-  return (
-    <Stack gap="sm" aria-busy="true" role="status" aria-label={label ?? t('state.loading')}>
-      {Array.from({ length: rows }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-        <Skeleton key={i} height={72} radius="md" />
-      ))}
-    </Stack>
-  );
-}
-
-/** A failed load: the reason (the server's when it gave one) and a way to try again. */
+/** A failed load, in this feature's words, with a way to try again. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const { t } = useTranslation('workspace');
-  return (
-    <Notice
-      tone="red"
-      title={t('state.loadFailed')}
-      icon={<IconAlertTriangle aria-hidden />}
-      role="alert"
-    >
-      <Stack gap="sm" align="flex-start">
-        {errorText(error)}
-        {onRetry ? (
-          <Button
-            size="xs"
-            variant="white"
-            color="red.9"
-            leftSection={<IconRefresh size={16} aria-hidden />}
-            onClick={onRetry}
-          >
-            {t('state.retry')}
-          </Button>
-        ) : null}
-      </Stack>
-    </Notice>
-  );
-}
-
-interface EmptyBlockProps {
-  icon: ReactNode;
-  title: string;
-  body?: string;
-  action?: ReactNode;
-  /** Heading level of the title (2 when the empty block is the page's only section). */
-  order?: 2 | 3 | 4;
-}
-
-export function EmptyBlock({ icon, title, body, action, order = 2 }: EmptyBlockProps) {
-  return (
-    <Paper withBorder radius="lg" py={{ base: 32, sm: 48 }} px={{ base: 'md', sm: 40 }}>
-      <EmptyState icon={icon} variant="light" size="lg">
-        <EmptyState.Title order={order}>{title}</EmptyState.Title>
-        {body ? <EmptyState.Description maw={520}>{body}</EmptyState.Description> : null}
-        {action ? <Group justify="center">{action}</Group> : null}
-      </EmptyState>
-    </Paper>
-  );
+  return <LoadFailed message={errorText(error)} {...(onRetry ? { onRetry } : {})} />;
 }

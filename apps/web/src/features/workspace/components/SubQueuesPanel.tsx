@@ -4,6 +4,7 @@ import { IconLayoutList, IconPlus } from '@tabler/icons-react';
 import { createSubQueueBodySchema, type SubQueue } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { useCreateSubQueue } from '../api/createSubQueue.ts';
 import { useDeleteSubQueue } from '../api/deleteSubQueue.ts';
@@ -14,7 +15,7 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
-import { EmptyBlock, LoadError, LoadingList } from './StateViews.tsx';
+import { LoadError } from './StateViews.tsx';
 
 interface SubQueueFormProps {
   companyId: string;

@@ -1,0 +1,19 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+/**
+ * The serious and critical WCAG 2.1 AA violations on the page (or inside `include`), with
+ * enough to find each one; a test expects the list to be empty.
+ */
+export async function blockingViolations(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary })),
+    }));
+}
