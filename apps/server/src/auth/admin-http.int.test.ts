@@ -49,7 +49,7 @@ describe.each(testDrivers)('admin API over raw HTTP (%s)', (driver) => {
       .client()
       .signUp({ email: uniqueEmail('plain'), password: 'correct horse battery' });
     const userToken = data.session?.access_token as string;
-    const foreign = await apiKey(ephemeralKeys(), server.config.auth.jwtIssuer, 'service_role');
+    const foreign = await apiKey(ephemeralKeys(), server.config.auth, 'service_role');
     const routes: Array<[string, string, unknown?]> = [
       ['GET', '/admin/users'],
       ['POST', '/admin/users', { email: uniqueEmail() }],

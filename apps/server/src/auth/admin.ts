@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
+import type { AuthConfig } from '../config.ts';
 import {
   authIdentities,
   authMfaFactors,
@@ -10,16 +11,18 @@ import {
   authUsers,
 } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
+import { verifyBearer } from './bearer.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
-import { AuthKeyError, type AuthKeys } from './keys.ts';
+import { goTrueError } from './guard.ts';
+import type { AuthKeys } from './keys.ts';
 import { deleteFactor, isUuid, mfaErrors } from './mfa.ts';
 import { type FactorRow, factorJson, factorsJsonOf, findFactor } from './mfa-factors.ts';
 import { actionLink, clearTokens, type EmailVerifyType, issueToken } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { findUserByPhone, parsePhone, phoneExists } from './phone.ts';
 import { resolveRedirect } from './redirect.ts';
-import { endSessions, findSession } from './sessions.ts';
+import { endSessions } from './sessions.ts';
 import { invalidEmail } from './signup.routes.ts';
 import {
   createEmailUser,
@@ -43,42 +46,40 @@ const userNotFound = () => new AuthError(404, 'user_not_found', 'User not found'
 
 /**
  * The API keys as GoTrue's gateway uses them: long-lived JWTs signed by our key, with only a
- * role (`anon` for browsers, `service_role` for servers; never ship the latter to a browser).
+ * role (`anon` for browsers, `service_role` for servers; never ship the latter to a browser),
+ * our issuer and audience (the bearer check asks every token for both).
  */
 export async function apiKey(
   keys: AuthKeys,
-  issuer: string,
+  auth: Pick<AuthConfig, 'jwtIssuer' | 'jwtAud'>,
   role: 'anon' | 'service_role',
   now = new Date(),
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return keys.sign({ iss: issuer, role, iat, exp: iat + 10 * 365 * 24 * 3600 });
+  return keys.sign({
+    iss: auth.jwtIssuer,
+    aud: auth.jwtAud,
+    role,
+    iat,
+    exp: iat + 10 * 365 * 24 * 3600,
+  });
 }
 
 /**
- * The admin check of /admin/* and /invite: a bearer JWT signed by one of our keys whose
- * `role` is an admin role; if it names a session, that session must still exist.
+ * The admin check of /admin/* and /invite: a token that passes the shared bearer check
+ * (bearer.ts) whose `role` is an admin role.
  */
 export async function authenticateAdmin(
   ctx: AuthContext,
   request: FastifyRequest,
 ): Promise<JWTPayload> {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match?.[1]) throw errors.noAuthorization();
   let claims: JWTPayload;
   try {
-    claims = await ctx.keys.verify(match[1]);
+    ({ claims } = await verifyBearer(ctx, request.headers.authorization));
   } catch (error) {
-    if (error instanceof AuthKeyError) throw errors.badJwt(error.message);
-    throw error;
+    throw goTrueError(error);
   }
   if (typeof claims.role !== 'string' || !ADMIN_ROLES.includes(claims.role)) throw notAdmin();
-  if (claims.session_id !== undefined) {
-    if (!isUuid(claims.session_id) || !(await findSession(ctx.db, claims.session_id))) {
-      throw errors.sessionNotFound();
-    }
-  }
   return claims;
 }
 

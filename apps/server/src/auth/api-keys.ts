@@ -13,5 +13,5 @@ import { loadAuthKeys } from './keys.ts';
 
 const config = loadConfig();
 const keys = await loadAuthKeys(config.auth, config.dataDir);
-console.log(`anon:         ${await apiKey(keys, config.auth.jwtIssuer, 'anon')}`);
-console.log(`service_role: ${await apiKey(keys, config.auth.jwtIssuer, 'service_role')}`);
+console.log(`anon:         ${await apiKey(keys, config.auth, 'anon')}`);
+console.log(`service_role: ${await apiKey(keys, config.auth, 'service_role')}`);

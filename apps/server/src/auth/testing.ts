@@ -66,8 +66,8 @@ export async function startAuthServer(
   const lifecycle = createLifecycle();
   lifecycle.ready = true;
   const authKeys = ephemeralKeys(config.auth.jwtSecret);
-  const serviceRoleKey = await apiKey(authKeys, config.auth.jwtIssuer, 'service_role');
-  const anonKey = await apiKey(authKeys, config.auth.jwtIssuer, 'anon');
+  const serviceRoleKey = await apiKey(authKeys, config.auth, 'service_role');
+  const anonKey = await apiKey(authKeys, config.auth, 'anon');
   const app = await buildApp({
     config,
     database,

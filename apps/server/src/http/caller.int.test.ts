@@ -7,6 +7,7 @@ import { ephemeralKeys } from '../auth/keys.ts';
 import { loadConfig } from '../config.ts';
 import { authSessions, authUsers } from '../db/schema/auth.ts';
 import { AppError } from '../lib/errors.ts';
+import { listen, upgradeStatus, wssUrl } from '../realtime/testing.ts';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../test/database.ts';
 import { createTestUser } from '../test/users.ts';
@@ -104,11 +105,51 @@ describe.each(testDrivers)('the /api caller (%s)', (driver) => {
     const user = await createTestUser(t);
     const stranger = ephemeralKeys();
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: user.userId, session_id: user.sessionId, aud: 'authenticated' };
+    const claims = {
+      sub: user.userId,
+      session_id: user.sessionId,
+      aud: 'authenticated',
+      iss: t.config.auth.jwtIssuer,
+    };
     const foreign = await stranger.sign({ ...claims, iat: now, exp: now + 60 });
     expect(await refusal(resolve({ authorization: `Bearer ${foreign}` }))).toBe('unauthorized');
     const expired = await t.keys.sign({ ...claims, iat: now - 7200, exp: now - 3600 });
     expect(await refusal(resolve({ authorization: `Bearer ${expired}` }))).toBe('unauthorized');
+  });
+
+  it('refuses a token of our key for another audience or from another issuer, on /api and /wss', async () => {
+    const user = await createTestUser(t);
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      sub: user.userId,
+      session_id: user.sessionId,
+      aud: 'authenticated',
+      iss: t.config.auth.jwtIssuer,
+      iat: now,
+      exp: now + 300,
+    };
+    const good = await t.keys.sign(claims);
+    const foreignAud = await t.keys.sign({ ...claims, aud: 'another-app' });
+    const foreignIss = await t.keys.sign({ ...claims, iss: 'https://evil.example/auth/v1' });
+    const noAud = await t.keys.sign({ ...claims, aud: undefined });
+    const resolve = resolver();
+    expect(await resolve({ authorization: `Bearer ${good}` })).toMatchObject({
+      userId: user.userId,
+    });
+    for (const token of [foreignAud, foreignIss, noAud]) {
+      expect(await refusal(resolve({ authorization: `Bearer ${token}` }))).toBe('unauthorized');
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/user/user-data',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    }
+    const base = await listen(t.app);
+    expect(await upgradeStatus(wssUrl(base, good))).toBe('open');
+    expect(await upgradeStatus(wssUrl(base, foreignAud))).toBe(401);
+    expect(await upgradeStatus(wssUrl(base, foreignIss))).toBe(401);
   });
 
   it('answers 401 in the error envelope before the route runs', async () => {
@@ -124,13 +165,18 @@ describe.each(testDrivers)('the /api caller (%s)', (driver) => {
   it('accepts a hosted project token signed with the shared secret, as a shadow user', async () => {
     const sub = crypto.randomUUID();
     const now = Math.floor(Date.now() / 1000);
+    const hostedIssuer = 'https://hosted.example/auth/v1';
     const token = await new SignJWT({ email: 'Hosted@Example.test', aud: 'authenticated' })
       .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(hostedIssuer)
       .setSubject(sub)
       .setIssuedAt(now)
       .setExpirationTime(now + 300)
       .sign(new TextEncoder().encode(SECRET));
-    const resolve = resolver();
+    // With only the shared secret, JWT_ISSUER names the hosted project's issuer.
+    const stranger = resolver();
+    expect(await refusal(stranger({ authorization: `Bearer ${token}` }))).toBe('unauthorized');
+    const resolve = resolver({ JWT_ISSUER: hostedIssuer });
     const caller = await resolve({ authorization: `Bearer ${token}` });
     expect(caller).toMatchObject({ kind: 'user', userId: sub, email: 'hosted@example.test' });
     const again = await resolve({ authorization: `Bearer ${token}` });

@@ -1,20 +1,21 @@
 import { callDestination } from '@upnext/contract/realtime';
 import type { Db } from '../db/client.ts';
-import type { Caller, SignedInCaller } from '../http/caller.ts';
-import { activeRoleIn } from '../modules/companies/membership.repository.ts';
-import { hasApprovedRequest } from '../modules/queues/queues.repository.ts';
-import { sessionAudience, subscribeIdOf } from './realtime.repository.ts';
+import { may, plainStanding, standingOf } from '../modules/access/access.ts';
+import type { Caller, SignedInCaller } from '../modules/access/caller.ts';
+import { sessionAudience, userOfSubscribeId } from './realtime.repository.ts';
 
 /**
  * Who may SUBSCRIBE to and SEND where on the STOMP endpoint. Every frame that names a
- * destination is checked here; anything not explicitly allowed is refused.
+ * destination is checked here, by the access module's rule; anything not explicitly allowed
+ * is refused.
  *
  * - `/topic/user/{subscribeId}` and `/topic/meeting/{subscribeId}`: only the user whose
- *   profile holds that subscribeId.
- * - `/topic/session/{sessionId}`: active members of the session's company; anyone (signed in
- *   or not) when the session's queue is public or unlisted and active. Private queues: members
- *   only (join requests have no table yet; approved requesters are to be added here).
- * - SEND: only to `/app/call`, and only what the injected call rule forwards.
+ *   profile holds that subscribeId (`user.follow`).
+ * - `/topic/session/{sessionId}`: whoever may see the session (`session.follow`, the same rule
+ *   as the public board): its company's members; anyone when its queue is active and public
+ *   or unlisted; a private queue's approved requesters.
+ * - SEND: only to `/app/call`, by signed-in users (`call.send`), and only what the injected
+ *   call rule forwards.
  */
 export type Decision = { allow: true } | { allow: false; message: string };
 
@@ -35,8 +36,11 @@ export async function authorizeSubscribe(
     const id = personal[2] ?? '';
     if (caller.kind !== 'user') return refuse(`Sign in to subscribe to ${destination}.`);
     if (!SUBSCRIBE_ID.test(id)) return refuse(`${destination} is not a valid topic.`);
-    const own = await subscribeIdOf(db, caller.userId);
-    if (own !== id) return refuse(`You may only subscribe to your own ${personal[1]} topic.`);
+    const owner = await userOfSubscribeId(db, id);
+    const standing = await standingOf(db, caller, { kind: 'user', userId: owner ?? '' });
+    if (!owner || !may(standing, 'user.follow')) {
+      return refuse(`You may only subscribe to your own ${personal[1]} topic.`);
+    }
     return allow;
   }
   const session = /^\/topic\/session\/([^/]+)$/.exec(destination);
@@ -47,15 +51,8 @@ export async function authorizeSubscribe(
     // The same answer for a missing and a hidden session: topics do not reveal what exists.
     const hidden = refuse(`You may not follow session ${id}.`);
     if (!audience) return hidden;
-    if (audience.queueStatus === 'active' && audience.visibility !== 'private') return allow;
-    if (caller.kind !== 'user') return hidden;
-    const role = await activeRoleIn(db, audience.companyId, caller.userId);
-    if (role) return allow;
-    // A private queue's approved requesters follow its sessions like any visitor.
-    const approved =
-      audience.queueStatus === 'active' &&
-      (await hasApprovedRequest(db, audience.queueId, caller.userId));
-    return approved ? allow : hidden;
+    const standing = await standingOf(db, caller, { kind: 'session', ...audience });
+    return may(standing, 'session.follow') ? allow : hidden;
   }
   return refuse(`There is no topic ${destination}.`);
 }
@@ -65,7 +62,7 @@ export function authorizeSendDestination(caller: Caller, destination: string): D
   if (destination !== callDestination) {
     return refuse(`Messages may only be sent to ${callDestination}.`);
   }
-  if (caller.kind !== 'user') return refuse('Sign in to place calls.');
+  if (!may(plainStanding(caller), 'call.send')) return refuse('Sign in to place calls.');
   return allow;
 }
 

@@ -4,17 +4,19 @@ import { userProfiles } from '../db/schema/companies.ts';
 import { queues } from '../db/schema/queues.ts';
 import { sessions } from '../db/schema/sessions.ts';
 
-/** The user's private topic name, when the user has a profile. */
-export async function subscribeIdOf(db: Db, userId: string): Promise<string | undefined> {
+/** Whose private topic name this is. */
+export async function userOfSubscribeId(db: Db, subscribeId: string): Promise<string | undefined> {
   const [row] = await db
-    .select({ subscribeId: userProfiles.subscribeId })
+    .select({ userId: userProfiles.userId })
     .from(userProfiles)
-    .where(eq(userProfiles.userId, userId))
+    .where(eq(userProfiles.subscribeId, subscribeId))
     .limit(1);
-  return row?.subscribeId;
+  return row?.userId;
 }
 
 export type SessionAudience = {
+  sessionId: string;
+  subQueueId: string | null;
   queueId: string;
   companyId: string;
   visibility: 'public' | 'unlisted' | 'private';
@@ -28,6 +30,8 @@ export async function sessionAudience(
 ): Promise<SessionAudience | undefined> {
   const [row] = await db
     .select({
+      sessionId: sessions.id,
+      subQueueId: sessions.subQueueId,
       queueId: queues.id,
       companyId: queues.companyId,
       visibility: queues.visibility,

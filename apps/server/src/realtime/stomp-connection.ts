@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/client.ts';
-import type { Caller } from '../http/caller.ts';
+import type { Caller } from '../modules/access/caller.ts';
 import type { LocalBroker, Subscriber } from './broker.ts';
 import {
   authorizeSendDestination,

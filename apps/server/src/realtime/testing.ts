@@ -98,6 +98,23 @@ export async function connectStomp(
   };
 }
 
+/** Whether `token`'s holder (anonymous without one) may SUBSCRIBE to `destination`. */
+export async function subscribeOutcome(
+  base: string,
+  token: string | undefined,
+  destination: string,
+): Promise<'subscribed' | 'refused'> {
+  const stomp = await connectStomp(wssUrl(base, token));
+  try {
+    return await Promise.race([
+      stomp.subscribe(destination).then(() => 'subscribed' as const),
+      stomp.errors.next().then(() => 'refused' as const),
+    ]);
+  } finally {
+    await stomp.close();
+  }
+}
+
 /** A raw WebSocket speaking STOMP by hand, for frames stompjs would never send. */
 export async function rawSocket(url: string): Promise<{
   ws: WebSocket;

@@ -8,6 +8,7 @@ import {
   sessionServices,
   sessions,
   slots,
+  subQueueStaff,
   subQueues,
 } from '../db/schema/index.ts';
 import { localDate } from '../lib/dates.ts';
@@ -123,7 +124,11 @@ export async function createLiveSession(t: TestApp, options: LiveSessionOptions 
   /** The first slot that starts after now. */
   const futureSlotNo = slotStarts.findIndex((start) => start.getTime() > Date.now()) + 1;
 
-  async function addStaff(role: 'admin' | 'staff' = 'staff'): Promise<TestUser> {
+  /** A member of the company; staff are assigned to the session's sub-queue unless told not. */
+  async function addStaff(
+    role: 'admin' | 'staff' = 'staff',
+    options: { assigned?: boolean } = {},
+  ): Promise<TestUser> {
     const member = await createTestUser(t);
     await db.insert(companyUsers).values({
       companyId: (company as { id: string }).id,
@@ -132,6 +137,11 @@ export async function createLiveSession(t: TestApp, options: LiveSessionOptions 
       role,
       status: 'active',
     });
+    if (role === 'staff' && options.assigned !== false) {
+      await db
+        .insert(subQueueStaff)
+        .values({ subQueueId: (subQueue as { id: string }).id, userId: member.userId });
+    }
     return member;
   }
 

@@ -1,26 +1,24 @@
 import type { Db, Tx } from '../../db/client.ts';
 import type { CompanyRole } from '../../db/schema/companies.ts';
-import type { Caller, SignedInCaller } from '../../http/caller.ts';
-import { requireUser } from '../../http/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import { managers, requireCompanyRole } from './membership.policy.ts';
+import { authorize, type Standing, signedInOf } from '../access/access.ts';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 
-/** Any signed-in user may found a company (and becomes its owner). */
-export function canCreateCompany(caller: Caller): SignedInCaller {
-  const user = requireUser(caller);
-  if (user.isAnonymous) {
-    throw new AppError('forbidden', 'Create an account before you set up a company.');
-  }
-  return user;
+const company = (companyId: string) => ({ kind: 'company', companyId }) as const;
+const roleOf = (standing: Standing) => standing.role as CompanyRole;
+
+/** Any signed-in user with an account may found a company (and becomes its owner). */
+export async function canCreateCompany(db: Db, caller: Caller): Promise<SignedInCaller> {
+  return signedInOf(await authorize(db, caller, 'company.create', { kind: 'anything' }));
 }
 
 /** Reading the company's settings: any active member. */
-export const canReadCompany = (db: Db | Tx, caller: Caller, companyId: string) =>
-  requireCompanyRole(db, caller, companyId, ['owner', 'admin', 'staff']);
+export const canReadCompany = async (db: Db | Tx, caller: Caller, companyId: string) =>
+  roleOf(await authorize(db, caller, 'company.read', company(companyId)));
 
 /** Changing settings and managing members: owners and admins. */
-export const canManageCompany = (db: Db | Tx, caller: Caller, companyId: string) =>
-  requireCompanyRole(db, caller, companyId, managers);
+export const canManageCompany = async (db: Db | Tx, caller: Caller, companyId: string) =>
+  roleOf(await authorize(db, caller, 'company.manage', company(companyId)));
 
 /**
  * Whether an actor with `actorRole` may change a member holding `targetRole` into `newRole`:

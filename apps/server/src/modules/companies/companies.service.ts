@@ -8,10 +8,10 @@ import type {
 } from '@upnext/contract/companies';
 import { findUserByEmail, isUniqueViolation, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
+import type { Caller } from '../access/caller.ts';
 import {
   assertMayManageMember,
   canCreateCompany,
@@ -107,7 +107,7 @@ export async function createCompany(
   caller: Caller,
   body: CreateCompanyBody,
 ): Promise<Company> {
-  const user = canCreateCompany(caller);
+  const user = await canCreateCompany(deps.db, caller);
   // Two companies with one name at once: the loser of the unique slug retries once.
   for (let attempt = 0; ; attempt += 1) {
     const slug = await freeSlug(deps.db, body.name);

@@ -4,12 +4,15 @@ import type {
   UpdateClientPromotionBody,
 } from '@upnext/contract/promotions';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
-import { memberRole } from '../queues/queues.policy.ts';
-import { canManagePromotions, requirePromotionManager } from './promotions.policy.ts';
+import type { Caller } from '../access/caller.ts';
+import {
+  canManagePromotions,
+  requirePromotionManager,
+  seesPrivatePromotions,
+} from './promotions.policy.ts';
 import {
   deletePromotionRow,
   findPromotion,
@@ -64,7 +67,7 @@ export async function listPromotions(
   }
   const rows = await listCurrentPromotions(deps.db, query.companyId, deps.clock(), query.queueId);
   // Members also see current promotions of their private queues.
-  if (await memberRole(deps.db, caller, query.companyId)) {
+  if (await seesPrivatePromotions(deps.db, caller, query.companyId)) {
     const now = deps.clock();
     const all = await listAllPromotions(deps.db, query.companyId);
     return all

@@ -1,26 +1,43 @@
 import type { Db, Tx } from '../../db/client.ts';
-import type { CompanyRole } from '../../db/schema/companies.ts';
-import type { Caller } from '../../http/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import { managers, requireCompanyRole } from '../companies/membership.policy.ts';
-import { activeRoleIn } from '../companies/membership.repository.ts';
-import { hasApprovedRequest, type QueueWithCompany } from './queues.repository.ts';
+import {
+  authorize,
+  isMember,
+  may,
+  type QueueFacts,
+  type Standing,
+  sees,
+  standingOf,
+} from '../access/access.ts';
+import type { Caller } from '../access/caller.ts';
+import type { QueueWithCompany } from './queues.repository.ts';
 
 type Queryable = Db | Tx;
 
-/** Creating, changing and archiving queues and their parts: owners and admins. */
-export const canManageQueues = (db: Queryable, caller: Caller, companyId: string) =>
-  requireCompanyRole(db, caller, companyId, managers);
+export const queueTarget = (queue: QueueWithCompany) =>
+  ({
+    kind: 'queue',
+    queueId: queue.id,
+    companyId: queue.companyId,
+    queueStatus: queue.status,
+    visibility: queue.visibility,
+  }) as const satisfies QueueFacts & { kind: 'queue' };
 
-export async function memberRole(
-  db: Queryable,
-  caller: Caller,
-  companyId: string,
-): Promise<CompanyRole | undefined> {
-  return caller.kind === 'user' ? activeRoleIn(db, companyId, caller.userId) : undefined;
-}
+/** Creating queues: owners and admins. */
+export const canManageQueues = (db: Queryable, caller: Caller, companyId: string) =>
+  authorize(db, caller, 'queue.create', { kind: 'company', companyId });
+
+/** Members see every queue of the company (archived and private ones too). */
+export const seesAllQueues = async (db: Queryable, caller: Caller, companyId: string) =>
+  may(await standingOf(db, caller, { kind: 'company', companyId }), 'queue.list_all');
 
 export type QueueAccess = 'member' | 'visitor' | 'none' | 'needs_request';
+
+function accessOf(standing: Standing, queue: QueueWithCompany): QueueAccess {
+  if (isMember(standing)) return 'member';
+  if (sees(standing)) return 'visitor';
+  return queue.status === 'active' ? 'needs_request' : 'none';
+}
 
 /**
  * What the caller may see of a queue: members of its company everything; visitors (anonymous
@@ -31,13 +48,7 @@ export async function queueAccess(
   caller: Caller,
   queue: QueueWithCompany,
 ): Promise<QueueAccess> {
-  if (await memberRole(db, caller, queue.companyId)) return 'member';
-  if (queue.status !== 'active') return 'none';
-  if (queue.visibility !== 'private') return 'visitor';
-  if (caller.kind === 'user' && (await hasApprovedRequest(db, queue.id, caller.userId))) {
-    return 'visitor';
-  }
-  return 'needs_request';
+  return accessOf(await standingOf(db, caller, queueTarget(queue)), queue);
 }
 
 /** Hidden queues are "not found" to those who may not see them: existence does not leak. */
@@ -47,9 +58,8 @@ export async function requireQueueReader(
   queue: QueueWithCompany | undefined,
 ): Promise<{ queue: QueueWithCompany; access: 'member' | 'visitor' }> {
   if (!queue) throw queueNotFound();
-  const access = await queueAccess(db, caller, queue);
-  if (access === 'member' || access === 'visitor') return { queue, access };
-  throw queueNotFound();
+  const standing = await authorize(db, caller, 'queue.read', queueTarget(queue));
+  return { queue, access: may(standing, 'queue.read_internal') ? 'member' : 'visitor' };
 }
 
 export async function requireQueueManager(
@@ -59,12 +69,8 @@ export async function requireQueueManager(
 ): Promise<QueueWithCompany> {
   if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
   if (!queue) throw queueNotFound();
-  const role = await memberRole(db, caller, queue.companyId);
-  if (role && managers.includes(role)) return queue;
-  // Those who cannot even see the queue learn nothing about it.
-  const access = await queueAccess(db, caller, queue);
-  if (access !== 'member' && access !== 'visitor') throw queueNotFound();
-  throw new AppError('forbidden', 'You do not have permission to do this in this company.');
+  await authorize(db, caller, 'queue.manage', queueTarget(queue));
+  return queue;
 }
 
 export const queueNotFound = () => new AppError('not_found', 'No such queue.');

@@ -2,7 +2,6 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { companies, companyUsers } from '../../db/schema/companies.ts';
 import {
-  joinRequests,
   queues,
   serviceAreas,
   serviceTypes,
@@ -78,26 +77,6 @@ export async function updateQueueRow(
   values: Partial<typeof queues.$inferInsert>,
 ): Promise<void> {
   await db.update(queues).set(values).where(eq(queues.id, id));
-}
-
-/** Whether the user holds an approved join request for the queue. */
-export async function hasApprovedRequest(
-  db: Queryable,
-  queueId: string,
-  userId: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ id: joinRequests.id })
-    .from(joinRequests)
-    .where(
-      and(
-        eq(joinRequests.queueId, queueId),
-        eq(joinRequests.userId, userId),
-        eq(joinRequests.status, 'approved'),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }
 
 // Sub-queues ---------------------------------------------------------------------------

@@ -15,18 +15,18 @@ import type {
 } from '@upnext/contract/queues';
 import { isUniqueViolation } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
+import type { Caller } from '../access/caller.ts';
 import { findCompany } from '../companies/companies.repository.ts';
 import {
   canManageQueues,
-  memberRole,
   queueAccess,
   queueNotFound,
   requireQueueManager,
   requireQueueReader,
+  seesAllQueues,
 } from './queues.policy.ts';
 import {
   deleteServiceAreaRow,
@@ -162,7 +162,7 @@ export async function listQueues(
   caller: Caller,
   query: { companyId: string; status?: 'active' | 'archived' },
 ): Promise<Queue[]> {
-  if (await memberRole(deps.db, caller, query.companyId)) {
+  if (await seesAllQueues(deps.db, caller, query.companyId)) {
     return (await listQueueRows(deps.db, query)).map(queueJson);
   }
   if (query.status === 'archived') return [];

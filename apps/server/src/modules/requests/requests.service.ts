@@ -4,13 +4,18 @@ import type {
   JoinRequestStatus,
 } from '@upnext/contract/requests';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
-import { memberRole, queueNotFound } from '../queues/queues.policy.ts';
+import type { Caller } from '../access/caller.ts';
+import { queueNotFound } from '../queues/queues.policy.ts';
 import { findQueue } from '../queues/queues.repository.ts';
-import { canDecideRequests, canRequestToJoin, requireRequester } from './requests.policy.ts';
+import {
+  canDecideRequests,
+  canRequestToJoin,
+  needsNoRequest,
+  requireRequester,
+} from './requests.policy.ts';
 import {
   decideRequestRow,
   deleteRequestRow,
@@ -49,13 +54,13 @@ export async function createRequest(
   caller: Caller,
   body: CreateJoinRequestBody,
 ): Promise<{ request: JoinRequest; created: boolean }> {
-  const user = canRequestToJoin(caller);
+  const user = await canRequestToJoin(deps.db, caller);
   const queue = await findQueue(deps.db, body.queueId);
   if (queue?.status !== 'active') throw queueNotFound();
   if (queue.visibility !== 'private') {
     throw new AppError('join_request_not_needed', 'Anyone may join this queue; no request needed.');
   }
-  if (await memberRole(deps.db, caller, queue.companyId)) {
+  if (await needsNoRequest(deps.db, caller, queue.companyId)) {
     throw new AppError('join_request_not_needed', 'Members of the company need no request.');
   }
   const { created } = await upsertRequest(deps.db, {
@@ -75,7 +80,7 @@ export async function listJoinRequests(
   caller: Caller,
   query: { queueId?: string; status?: JoinRequestStatus },
 ): Promise<JoinRequest[]> {
-  const user = canRequestToJoin(caller);
+  const user = await canRequestToJoin(deps.db, caller);
   if (!query.queueId) {
     return (await listRequests(deps.db, { userId: user.userId, status: query.status })).map(
       requestJson,
@@ -94,7 +99,7 @@ export async function decideRequest(
   id: string,
   status: 'approved' | 'rejected',
 ): Promise<JoinRequest> {
-  const user = canRequestToJoin(caller);
+  const user = await canRequestToJoin(deps.db, caller);
   const request = await findRequest(deps.db, id);
   if (!request) throw new AppError('not_found', 'No such request.');
   await canDecideRequests(deps.db, caller, request.companyId);
@@ -105,6 +110,6 @@ export async function decideRequest(
 }
 
 export async function withdrawRequest(deps: RequestDeps, caller: Caller, id: string) {
-  requireRequester(caller, await findRequest(deps.db, id));
+  await requireRequester(deps.db, caller, await findRequest(deps.db, id));
   await deleteRequestRow(deps.db, id);
 }

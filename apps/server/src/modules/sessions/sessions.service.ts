@@ -16,11 +16,11 @@ import {
   sessionTransitions,
 } from '@upnext/contract/sessions';
 import type { Db, Tx } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
-import { requireUser } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import type { Caller } from '../access/caller.ts';
+import { requireUser } from '../access/caller.ts';
 import { publishCancelled, publishSessionState } from '../tokens/tokens.events.ts';
 import { cancelSessionTokens } from '../tokens/tokens.notifications.ts';
 import type { TokenRow } from '../tokens/tokens.repository.ts';
@@ -441,7 +441,7 @@ export async function changeSessionStatus(
     const first = await repo.findSessionView(tx, input.sessionId);
     if (!first) throw notFound('session');
     const queue = await queueOf(tx, first.session.queueId);
-    await requireSessionOperator(tx, caller, queue, first.session.subQueueId);
+    await requireSessionOperator(tx, caller, queue, first.session, { status: input.status });
     const current = await lockedSession(tx, input.sessionId);
     if (!sessionTransitions[current.status].includes(input.status)) {
       throw new AppError(
@@ -670,7 +670,7 @@ export async function setSlotsStatus(
     if (!service) throw notFound('service');
     const session = await lockedSession(tx, service.service.sessionId);
     const queue = await queueOf(tx, session.queueId);
-    await requireSessionOperator(tx, caller, queue, session.subQueueId);
+    await requireSessionOperator(tx, caller, queue, session, 'session.block_slots');
     const existing = new Set((await repo.slotsOf(tx, input.serviceId)).map((s) => s.slotNo));
     const missing = input.slotNos.filter((n) => !existing.has(n));
     if (missing.length > 0) {

@@ -12,11 +12,3 @@ export async function assignedSubQueueIds(db: Queryable, userId: string): Promis
     .where(eq(subQueueStaff.userId, userId));
   return rows.map((row) => row.id);
 }
-
-export async function isAssignedToSubQueue(
-  db: Queryable,
-  userId: string,
-  subQueueId: string,
-): Promise<boolean> {
-  return (await assignedSubQueueIds(db, userId)).includes(subQueueId);
-}

@@ -1,59 +1,62 @@
 import type { Db, Tx } from '../../db/client.ts';
-import type { Caller, SignedInCaller } from '../../http/caller.ts';
-import { AppError } from '../../lib/errors.ts';
-import { activeRoleIn } from '../companies/membership.repository.ts';
-import { hasApprovedRequest } from '../queues/queues.repository.ts';
+import {
+  type Action,
+  authorize,
+  may,
+  type Standing,
+  standingOf,
+  type Target,
+} from '../access/access.ts';
+import type { Caller } from '../access/caller.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 
-/** Staff of the session's company (any role) run its live queue and see its visitors. */
-export async function isCompanyMember(db: Db | Tx, caller: Caller, companyId: string) {
-  if (caller.kind !== 'user') return false;
-  return (await activeRoleIn(db, companyId, caller.userId)) !== undefined;
-}
-
-export async function requireStaff(
-  db: Db | Tx,
-  caller: Caller,
-  session: SessionContext,
-): Promise<SignedInCaller> {
-  if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
-  if (!(await isCompanyMember(db, caller, session.companyId))) {
-    throw new AppError('forbidden', 'Only the staff of this company can do this.');
-  }
-  return caller;
-}
+type Queryable = Db | Tx;
 
 /**
- * Visitors may join sessions of active public or unlisted queues, and of private ones once
- * their join request was approved; staff of the company always may.
+ * Tokens ask the access module (modules/access/access.ts) with the session's facts: who runs
+ * the session (call next, recall, no-show, start, complete, requeue, walk-ins, cancelling
+ * others' tokens), who reads all of its tokens (its company's members), who may take a token
+ * (whoever may see the session) and who a token's holder is.
  */
-export async function requireJoinable(
-  db: Db | Tx,
-  caller: SignedInCaller,
-  session: SessionContext,
-): Promise<{ staff: boolean }> {
-  const staff = await isCompanyMember(db, caller, session.companyId);
-  if (staff) return { staff };
-  const approved =
-    session.visibility === 'private' &&
-    (await hasApprovedRequest(db, session.queueId, caller.userId));
-  if (session.queueStatus !== 'active' || (session.visibility === 'private' && !approved)) {
-    // Indistinguishable from a session that does not exist: nothing leaks about it.
-    throw new AppError('session_not_found', 'This session does not exist.');
-  }
-  return { staff };
+function facts(session: SessionContext) {
+  return {
+    queueId: session.queueId,
+    companyId: session.companyId,
+    queueStatus: session.queueStatus,
+    visibility: session.visibility,
+    subQueueId: session.subQueueId,
+  };
 }
 
-/** The holder or the company's staff; anyone else learns nothing about the token. */
-export async function requireHolderOrStaff(
-  db: Db | Tx,
+export const sessionTarget = (session: SessionContext): Target => ({
+  kind: 'session',
+  sessionId: session.sessionId,
+  ...facts(session),
+});
+
+export const authorizeSession = (
+  db: Queryable,
   caller: Caller,
+  action: Action,
+  session: SessionContext,
+): Promise<Standing> => authorize(db, caller, action, sessionTarget(session));
+
+export const authorizeToken = (
+  db: Queryable,
+  caller: Caller,
+  action: Action,
   token: TokenRow,
   session: SessionContext,
-): Promise<{ staff: boolean; holder: boolean }> {
-  if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
-  const staff = await isCompanyMember(db, caller, session.companyId);
-  const holder = token.userId === caller.userId;
-  if (holder || staff) return { staff, holder };
-  throw new AppError('token_not_found', 'This token does not exist.');
-}
+): Promise<Standing> =>
+  authorize(db, caller, action, { kind: 'token', holderId: token.userId, ...facts(session) });
+
+/** Whether the caller reads every token of the session (and visitors' contact details). */
+export const readsAllTokens = async (db: Queryable, caller: Caller, session: SessionContext) =>
+  may(await standingOf(db, caller, sessionTarget(session)), 'session.read_tokens');
+
+/** A company's figures: its members; an unknown session or queue is refused like a foreign one. */
+export const authorizeFigures = (db: Queryable, caller: Caller, companyId: string | undefined) =>
+  authorize(db, caller, 'session.read_figures', {
+    kind: 'company',
+    companyId: companyId ?? '00000000-0000-0000-0000-000000000000',
+  });

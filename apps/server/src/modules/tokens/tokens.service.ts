@@ -6,10 +6,11 @@ import type {
   TokensQueryInput,
 } from '@upnext/contract/tokens';
 import type { Db, Tx } from '../../db/client.ts';
-import type { Caller, SignedInCaller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import { type Action, assertMay, isMember, signedInOf } from '../access/access.ts';
+import { type Caller, requireUser, type SignedInCaller } from '../access/caller.ts';
 import { secondsPerToken } from './tokens.estimates.ts';
 import {
   publishCalled,
@@ -20,10 +21,10 @@ import {
 } from './tokens.events.ts';
 import { calendarFor, notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
-  isCompanyMember,
-  requireHolderOrStaff,
-  requireJoinable,
-  requireStaff,
+  authorizeFigures,
+  authorizeSession,
+  authorizeToken,
+  readsAllTokens,
 } from './tokens.policy.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
@@ -82,7 +83,8 @@ async function issue(
   const now = deps.clock();
   const session = await repo.lockSessionContext(tx, sessionId);
   if (!session) throw notFound();
-  const { staff } = await requireJoinable(tx, caller, session);
+  const access = await authorizeSession(tx, caller, 'token.take', session);
+  const staff = isMember(access);
   requireIssuing(session, now);
   if (!booking && session.mode === 'slots') {
     throw new AppError(
@@ -93,8 +95,8 @@ async function issue(
   if (booking && session.mode === 'walk_in') {
     throw new AppError('booking_not_allowed', 'This queue takes walk-in tokens only.');
   }
-  if (!staff && (input.priority !== undefined || input.notes !== undefined)) {
-    throw new AppError('forbidden', 'Only staff can set a priority or notes.');
+  if (input.priority !== undefined || input.notes !== undefined || (staff && input.visitorName)) {
+    assertMay(access, 'token.issue_walk_in');
   }
   const visitor = visitorOf(caller, input, staff);
   if (visitor.userId) {
@@ -133,7 +135,7 @@ async function issue(
 }
 
 export async function takeToken(deps: TokensDeps, caller: Caller, input: TakeTokenInput) {
-  const signedIn = requireSignedIn(caller);
+  const signedIn = requireUser(caller);
   const { token, session, staff } = await deps.db.transaction((tx) =>
     issue(tx, deps, signedIn, input.sessionId, input, undefined),
   );
@@ -142,7 +144,7 @@ export async function takeToken(deps: TokensDeps, caller: Caller, input: TakeTok
 }
 
 export async function bookSlot(deps: TokensDeps, caller: Caller, input: BookSlotInput) {
-  const signedIn = requireSignedIn(caller);
+  const signedIn = requireUser(caller);
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
   if (!sessionId) throw new AppError('slot_not_found', 'This slot does not exist.');
   const { token, session, staff } = await deps.db.transaction(async (tx) => {
@@ -174,12 +176,6 @@ export async function bookSlot(deps: TokensDeps, caller: Caller, input: BookSlot
   });
   await publishSessionState(deps, session.sessionId);
   return (await present(deps, [token], { staff, viewerId: signedIn.userId }))[0] as QueueToken;
-}
-
-function requireSignedIn(caller: Caller): SignedInCaller {
-  if (caller.kind !== 'user')
-    throw new AppError('unauthorized', 'Sign in to take a place in the queue.');
-  return caller;
 }
 
 /** The token as the caller may see it, with its live position and estimated wait. */
@@ -238,24 +234,24 @@ export async function present(
 }
 
 export async function queryTokens(deps: TokensDeps, caller: Caller, input: TokensQueryInput) {
-  if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to see tokens.');
+  const user = requireUser(caller);
   let staff = false;
   if (input.sessionId) {
     const session = await repo.findSessionContext(deps.db, input.sessionId);
     if (!session) throw notFound();
-    staff = await isCompanyMember(deps.db, caller, session.companyId);
+    staff = await readsAllTokens(deps.db, caller, session);
   }
   // Visitors only ever see their own tokens; staff see the whole session.
   const rows = await repo.listTokens(deps.db, {
     sessionId: input.sessionId,
-    userId: staff && !input.mine ? undefined : caller.userId,
+    userId: staff && !input.mine ? undefined : user.userId,
     statuses: input.statuses,
     kind: input.kind,
   });
   return present(
     deps,
     rows.map((row) => row.token),
-    { staff, viewerId: caller.userId },
+    { staff, viewerId: user.userId },
   );
 }
 
@@ -267,7 +263,7 @@ export async function slotTokens(
 ) {
   const session = await repo.findSessionContext(deps.db, sessionId);
   if (!session) throw notFound();
-  await requireStaff(deps.db, caller, session);
+  await authorizeSession(deps.db, caller, 'session.read_tokens', session);
   const rows = await repo.listTokens(deps.db, { sessionId, slotNo, kind: 'booking' });
   return present(
     deps,
@@ -288,7 +284,7 @@ export async function cancelToken(
     if (!locked) throw notFound();
     const current = await repo.lockToken(tx, input.tokenId);
     if (!current) throw new AppError('token_not_found', 'This token does not exist.');
-    const { holder } = await requireHolderOrStaff(tx, caller, current, locked);
+    const holder = (await authorizeToken(tx, caller, 'token.cancel', current, locked)).self;
     if (!['pending_payment', 'booked', 'waiting', 'called'].includes(current.status)) {
       throw new AppError(
         'invalid_token_transition',
@@ -329,7 +325,7 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
   const result = await deps.db.transaction(async (tx) => {
     const session = await repo.lockSessionContext(tx, sessionId);
     if (!session) throw notFound();
-    const staff = await requireStaff(tx, caller, session);
+    const staff = signedInOf(await authorizeSession(tx, caller, 'session.call_next', session));
     if (session.status !== 'open') {
       throw new AppError('session_not_open', 'Open the session before calling tokens.', {
         status: session.status,
@@ -398,12 +394,15 @@ async function notifyTurnApproaching(tx: Tx, deps: TokensDeps, session: SessionC
   );
 }
 
-const actionRules: Record<TokenAction, { from: readonly string[]; to: TokenRow['status'] }> = {
-  recall: { from: ['called'], to: 'called' },
-  'no-show': { from: ['called'], to: 'no_show' },
-  requeue: { from: ['called', 'serving'], to: 'waiting' },
-  start: { from: ['called'], to: 'serving' },
-  complete: { from: ['called', 'serving'], to: 'served' },
+const actionRules: Record<
+  TokenAction,
+  { from: readonly string[]; to: TokenRow['status']; access: Action }
+> = {
+  recall: { from: ['called'], to: 'called', access: 'token.recall' },
+  'no-show': { from: ['called'], to: 'no_show', access: 'token.no_show' },
+  requeue: { from: ['called', 'serving'], to: 'waiting', access: 'token.requeue' },
+  start: { from: ['called'], to: 'serving', access: 'token.start' },
+  complete: { from: ['called', 'serving'], to: 'served', access: 'token.complete' },
 };
 
 /** Recall, no-show, requeue, start serving and complete, by the rules of PRODUCT.md. */
@@ -418,7 +417,7 @@ export async function actOnToken(
     if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
     const session = await repo.lockSessionContext(tx, existing.sessionId);
     if (!session) throw notFound();
-    await requireStaff(tx, caller, session);
+    await authorizeSession(tx, caller, actionRules[action].access, session);
     const current = await repo.lockToken(tx, tokenId);
     if (!current) throw new AppError('token_not_found', 'This token does not exist.');
     const rule = actionRules[action];
@@ -467,7 +466,7 @@ export async function recordServiceTime(
     if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
     const session = await repo.findSessionContext(tx, existing.sessionId);
     if (!session) throw notFound();
-    await requireStaff(tx, caller, session);
+    await authorizeSession(tx, caller, 'token.record_service_time', session);
     if (existing.status !== 'served') {
       throw new AppError('invalid_token_transition', 'Only a served token has a service time.', {
         from: existing.status,
@@ -491,13 +490,10 @@ export async function serviceTimeQuery(
     to?: string | undefined;
   },
 ) {
-  if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
   const companyId = input.sessionId
     ? (await repo.findSessionContext(deps.db, input.sessionId))?.companyId
     : await repo.companyOfQueue(deps.db, input.queueId as string);
-  if (!companyId || !(await isCompanyMember(deps.db, caller, companyId))) {
-    throw new AppError('forbidden', 'Only the staff of this company can see its figures.');
-  }
+  await authorizeFigures(deps.db, caller, companyId);
   const stats = await repo.serviceTimeStats(deps.db, input);
   const round = (value: number | null | undefined) =>
     value === null || value === undefined ? null : Math.round(value * 10) / 10;
@@ -523,7 +519,7 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
   }
   const session = await repo.findSessionContext(deps.db, token.sessionId);
   if (!session) throw notFound();
-  const { staff } = await requireHolderOrStaff(deps.db, caller, token, session);
+  const staff = isMember(await authorizeToken(deps.db, caller, 'token.read', token, session));
   const slot = await repo.bookingContext(deps.db, token.sessionServiceId, token.slotNo);
   if (!slot) throw new AppError('slot_not_found', 'This slot does not exist.');
   const [presented] = await present(deps, [token], {
@@ -549,15 +545,11 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
   };
 }
 
-/**
- * What a waiting-room screen shows: anyone may read it for sessions of active public or
- * unlisted queues; private queues' boards only for their company's staff.
- */
+/** What a waiting-room screen shows, to whoever may see the session (its topic's audience). */
 export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: string) {
   const session = await repo.findSessionContext(deps.db, sessionId);
   if (!session) throw notFound();
-  const open = session.queueStatus === 'active' && session.visibility !== 'private';
-  if (!open && !(await isCompanyMember(deps.db, caller, session.companyId))) throw notFound();
+  await authorizeSession(deps.db, caller, 'session.read_board', session);
   const counts = await repo.sessionCounts(deps.db, sessionId);
   const called = await repo.lastCalled(deps.db, sessionId, 6);
   const [current, ...earlier] = called;

@@ -1,22 +1,26 @@
 import type { Db } from '../../db/client.ts';
-import { type Caller, requireUser, type SignedInCaller } from '../../http/caller.ts';
-import { AppError } from '../../lib/errors.ts';
-import { administersUser } from './users.repository.ts';
+import { authorize, signedInOf } from '../access/access.ts';
+import type { Caller, SignedInCaller } from '../access/caller.ts';
 
 /**
- * A user's roles record: their own, or a member's of a company the caller administers
- * (owner or admin, active). Anyone else gets 403, whether or not the address exists.
+ * A user's roles record: their own, or that of an active member of a company the caller
+ * administers (owner or admin, active). Anyone else gets 403, whether or not the address exists.
  */
 export async function canReadUserData(
   db: Db,
   caller: Caller,
   targetUserId: string | undefined,
 ): Promise<SignedInCaller> {
-  const user = requireUser(caller);
-  if (targetUserId === user.userId) return user;
-  if (targetUserId && (await administersUser(db, user.userId, targetUserId))) return user;
-  throw new AppError('forbidden', 'You may only read your own roles record.');
+  // An unknown address is refused like someone else's record.
+  const userId = targetUserId ?? crypto.randomUUID();
+  return signedInOf(await authorize(db, caller, 'user.read_data', { kind: 'user', userId }));
 }
 
 /** The own profile only. */
-export const canUpdateProfile = (caller: Caller) => requireUser(caller);
+export const canUpdateProfile = async (db: Db, caller: Caller) =>
+  signedInOf(
+    await authorize(db, caller, 'user.update_profile', {
+      kind: 'user',
+      userId: caller.kind === 'user' ? caller.userId : '',
+    }),
+  );

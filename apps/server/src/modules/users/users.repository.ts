@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { authUsers } from '../../db/schema/auth.ts';
 import { companies, companyUsers, userProfiles } from '../../db/schema/companies.ts';
@@ -60,28 +60,4 @@ export async function membershipsWithCompanies(db: Queryable, userId: string) {
     .innerJoin(companies, eq(companies.id, companyUsers.companyId))
     .where(eq(companyUsers.userId, userId))
     .orderBy(asc(companies.name));
-}
-
-/** Whether `adminId` is an active owner or admin of a company `userId` belongs to. */
-export async function administersUser(
-  db: Queryable,
-  adminId: string,
-  userId: string,
-): Promise<boolean> {
-  const administered = db
-    .select({ companyId: companyUsers.companyId })
-    .from(companyUsers)
-    .where(
-      and(
-        eq(companyUsers.userId, adminId),
-        eq(companyUsers.status, 'active'),
-        inArray(companyUsers.role, ['owner', 'admin']),
-      ),
-    );
-  const [row] = await db
-    .select({ id: companyUsers.id })
-    .from(companyUsers)
-    .where(and(eq(companyUsers.userId, userId), inArray(companyUsers.companyId, administered)))
-    .limit(1);
-  return row !== undefined;
 }

@@ -1,9 +1,9 @@
 import type { UpdateProfileBody, UserData } from '@upnext/contract/users';
 import { findUserByEmail, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../access/caller.ts';
 import { activateInvitations } from '../companies/companies.repository.ts';
 import { canReadUserData, canUpdateProfile } from './users.policy.ts';
 import {
@@ -56,7 +56,7 @@ export async function updateProfile(
   caller: Caller,
   body: UpdateProfileBody,
 ): Promise<UserData> {
-  const user = canUpdateProfile(caller);
+  const user = await canUpdateProfile(deps.db, caller);
   await ensureProfile(deps.db, user.userId);
   await updateProfileRow(deps.db, user.userId, {
     ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),

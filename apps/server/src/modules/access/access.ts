@@ -1,0 +1,290 @@
+import type { Db, Tx } from '../../db/client.ts';
+import type { CompanyRole } from '../../db/schema/companies.ts';
+import { AppError } from '../../lib/errors.ts';
+import * as repo from './access.repository.ts';
+import type { Caller, SignedInCaller } from './caller.ts';
+
+/**
+ * The one access rule of the product. `standingOf` works out, once per request, what the caller
+ * is to a company, queue, session, token, request or user; `may` answers whether that standing
+ * allows an action; `authorize` does both and refuses in one way everywhere:
+ * 401 for anonymous callers, 404 for what the caller may not even see (existence does not
+ * leak), 403 otherwise. Every policy file and the realtime policy ask here; nothing else decides.
+ *
+ * The staff rule (docs/WORKSPACE.md): owners and admins run every session of their company;
+ * staff run only the sessions of the sub-queues they are assigned to (a session without a
+ * sub-queue: any staff of the company). Staff who do not run a session may still read it.
+ */
+
+type Queryable = Db | Tx;
+
+/** What the caller is to the resource. */
+export type Relation =
+  | 'owner'
+  | 'admin'
+  /** Staff who run this session (assigned to its sub-queue, or it has none). */
+  | 'assigned_staff'
+  /** Staff of the company who do not run this session (or any staff, for company and queue). */
+  | 'staff'
+  /** Signed in, not a member, holding an approved join request for this private queue. */
+  | 'approved_requester'
+  /** Signed in and not a member (members of other companies too). */
+  | 'visitor'
+  | 'anonymous';
+
+export type QueueFacts = {
+  queueId: string;
+  companyId: string;
+  queueStatus: 'active' | 'archived';
+  visibility: 'public' | 'unlisted' | 'private';
+};
+
+/** What an action is about. Targets carry the facts the rule needs; the caller's ties are looked up. */
+export type Target =
+  | { kind: 'company'; companyId: string }
+  | ({ kind: 'queue' } & QueueFacts)
+  | ({ kind: 'session'; sessionId: string; subQueueId: string | null } & QueueFacts)
+  | ({
+      kind: 'token';
+      /** The holder's account; walk-ins issued by staff have none. */
+      holderId: string | null;
+      subQueueId: string | null;
+    } & QueueFacts)
+  | { kind: 'request'; companyId: string; requesterId: string }
+  | { kind: 'user'; userId: string }
+  | { kind: 'anything' };
+
+/** Every action of the product, each with the rule that allows it. */
+export const actions = [
+  // Companies and their members.
+  'company.create',
+  'company.read',
+  'company.manage',
+  // Queues and their parts (sub-queues, service types and areas), promotions, join requests.
+  'queue.create',
+  'queue.read',
+  'queue.read_internal',
+  'queue.list_all',
+  'queue.manage',
+  'promotion.manage',
+  'promotion.list_private',
+  'request.create',
+  'request.decide',
+  'request.withdraw',
+  // Sessions: scheduling and reading.
+  'session.manage',
+  'session.read',
+  'session.read_board',
+  'session.follow',
+  'session.read_tokens',
+  'session.read_figures',
+  // Live actions: run by those who run the session.
+  'session.open',
+  'session.pause',
+  'session.close',
+  'session.cancel',
+  'session.block_slots',
+  'session.call_next',
+  'token.recall',
+  'token.no_show',
+  'token.start',
+  'token.complete',
+  'token.requeue',
+  'token.record_service_time',
+  'token.issue_walk_in',
+  // Visitors' tokens.
+  'token.take',
+  'token.read',
+  'token.cancel',
+  // People.
+  'user.read_data',
+  'user.update_profile',
+  'user.follow',
+  'call.send',
+] as const;
+export type Action = (typeof actions)[number];
+
+export type Standing = {
+  caller: Caller;
+  target: Target;
+  relation: Relation;
+  /** The caller's active role in the target's company, if any. */
+  role: CompanyRole | undefined;
+  /** The caller holds the token, made the request, or is the user named. */
+  self: boolean;
+  /** The caller is an active owner or admin of a company where the named user is active. */
+  administers: boolean;
+};
+
+const managerRelations: readonly Relation[] = ['owner', 'admin'];
+const memberRelations: readonly Relation[] = ['owner', 'admin', 'assigned_staff', 'staff'];
+const runnerRelations: readonly Relation[] = ['owner', 'admin', 'assigned_staff'];
+
+export const isMember = (standing: Standing) => memberRelations.includes(standing.relation);
+const isManager = (standing: Standing) => managerRelations.includes(standing.relation);
+const runs = (standing: Standing) => runnerRelations.includes(standing.relation);
+const signedIn = (standing: Standing) => standing.caller.kind === 'user';
+
+/** Whether the caller may see the target at all; what they may not see is "not found". */
+export function sees(standing: Standing): boolean {
+  const { target } = standing;
+  if (target.kind === 'token') return standing.self || isMember(standing);
+  if (target.kind === 'request') return standing.self;
+  if (target.kind !== 'queue' && target.kind !== 'session') return true;
+  if (isMember(standing)) return true;
+  if (target.queueStatus !== 'active') return false;
+  return target.visibility !== 'private' || standing.relation === 'approved_requester';
+}
+
+const live = runs;
+const rules: Record<Action, (standing: Standing) => boolean> = {
+  'company.create': (s) => s.caller.kind === 'user' && !s.caller.isAnonymous,
+  'company.read': isMember,
+  'company.manage': isManager,
+  'queue.create': isManager,
+  'queue.read': sees,
+  'queue.read_internal': isMember,
+  'queue.list_all': isMember,
+  'queue.manage': isManager,
+  'promotion.manage': isManager,
+  'promotion.list_private': isMember,
+  'request.create': signedIn,
+  'request.decide': isManager,
+  'request.withdraw': (s) => s.self,
+  'session.manage': isManager,
+  'session.read': sees,
+  // The board and the session's topic tell everyone who may see the session the same thing.
+  'session.read_board': sees,
+  'session.follow': sees,
+  'session.read_tokens': isMember,
+  'session.read_figures': isMember,
+  'session.open': live,
+  'session.pause': live,
+  'session.close': live,
+  'session.cancel': live,
+  'session.block_slots': live,
+  'session.call_next': live,
+  'token.recall': live,
+  'token.no_show': live,
+  'token.start': live,
+  'token.complete': live,
+  'token.requeue': live,
+  'token.record_service_time': live,
+  'token.issue_walk_in': live,
+  'token.take': (s) => signedIn(s) && sees(s),
+  'token.read': (s) => s.self || isMember(s),
+  'token.cancel': (s) => s.self || runs(s),
+  'user.read_data': (s) => s.self || s.administers,
+  'user.update_profile': (s) => s.self,
+  'user.follow': (s) => s.self,
+  'call.send': signedIn,
+};
+
+/** Answers that say more than "no permission". */
+const refusals: Partial<Record<Action, string>> = {
+  'company.create': 'Create an account before you set up a company.',
+  'token.issue_walk_in':
+    'Only staff running this session can issue walk-ins or set a priority or notes.',
+  'user.read_data': 'You may only read your own roles record.',
+};
+
+export function may(standing: Standing, action: Action): boolean {
+  return rules[action](standing);
+}
+
+function companyOf(target: Target): string | undefined {
+  return 'companyId' in target ? target.companyId : undefined;
+}
+
+/** What the caller is when nothing in particular is at stake: signed in or not. */
+export function plainStanding(caller: Caller): Standing {
+  return {
+    caller,
+    target: { kind: 'anything' },
+    role: undefined,
+    self: false,
+    administers: false,
+    relation: caller.kind === 'user' ? 'visitor' : 'anonymous',
+  };
+}
+
+/** What the caller is to the target: one look-up of their ties, then plain data. */
+export async function standingOf(db: Queryable, caller: Caller, target: Target): Promise<Standing> {
+  const none = { caller, target, role: undefined, self: false, administers: false };
+  if (caller.kind !== 'user' || target.kind === 'anything')
+    return { ...plainStanding(caller), target };
+  const companyId = companyOf(target);
+  const ties = await repo.tiesOf(db, caller.userId, {
+    companyId,
+    queueId: 'queueId' in target ? target.queueId : undefined,
+    subQueueId: 'subQueueId' in target ? target.subQueueId : undefined,
+    userId: target.kind === 'user' ? target.userId : undefined,
+  });
+  const self =
+    (target.kind === 'token' && target.holderId === caller.userId) ||
+    (target.kind === 'request' && target.requesterId === caller.userId) ||
+    (target.kind === 'user' && target.userId === caller.userId);
+  const base = { ...none, role: ties.role, self, administers: ties.administers };
+  if (ties.role === 'owner' || ties.role === 'admin') return { ...base, relation: ties.role };
+  if (ties.role === 'staff') {
+    const session = target.kind === 'session' || target.kind === 'token';
+    const assigned = session && (target.subQueueId === null || ties.assigned);
+    return { ...base, relation: assigned ? 'assigned_staff' : 'staff' };
+  }
+  return { ...base, relation: ties.approved ? 'approved_requester' : 'visitor' };
+}
+
+const hiddenErrors = {
+  queue: () => new AppError('not_found', 'No such queue.'),
+  session: () => new AppError('session_not_found', 'This session does not exist.'),
+  token: () => new AppError('token_not_found', 'This token does not exist.'),
+  request: () => new AppError('not_found', 'No such request.'),
+};
+
+/** The one way a refusal is answered: 401 anonymous, 404 unseen, 403 otherwise. */
+export function refusal(standing: Standing, action: Action): AppError {
+  const { target } = standing;
+  if (standing.caller.kind !== 'user' && !(action in readableByAnyone)) {
+    return new AppError('unauthorized', 'Sign in to continue.');
+  }
+  if (!sees(standing) && target.kind in hiddenErrors) {
+    return hiddenErrors[target.kind as keyof typeof hiddenErrors]();
+  }
+  if (standing.caller.kind !== 'user') {
+    return new AppError('unauthorized', 'Sign in to continue.');
+  }
+  return new AppError(
+    'forbidden',
+    refusals[action] ?? 'You do not have permission to do this in this company.',
+  );
+}
+
+/** Reads anyone may be allowed: an anonymous caller who may not see them gets 404, not 401. */
+const readableByAnyone: Partial<Record<Action, true>> = {
+  'queue.read': true,
+  'session.read': true,
+  'session.read_board': true,
+  'session.follow': true,
+};
+
+/** Throws the refusal unless the standing allows the action. */
+export function assertMay(standing: Standing, action: Action): Standing {
+  if (!may(standing, action)) throw refusal(standing, action);
+  return standing;
+}
+
+/** Works out the caller's standing and asserts the action: what every policy calls. */
+export async function authorize(
+  db: Queryable,
+  caller: Caller,
+  action: Action,
+  target: Target,
+): Promise<Standing> {
+  return assertMay(await standingOf(db, caller, target), action);
+}
+
+/** The signed-in caller of an allowed standing (for actions that need one). */
+export function signedInOf(standing: Standing): SignedInCaller {
+  if (standing.caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
+  return standing.caller;
+}
