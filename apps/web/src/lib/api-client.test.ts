@@ -145,9 +145,9 @@ describe('api.call through the endpoint table', () => {
     const mistakes = () => [
       // @ts-expect-error the path variable is required
       api.call(endpoints.withdrawJoinRequest, {}),
-      // @ts-expect-error a body of the wrong shape
       api.call(endpoints.decideJoinRequest, {
         params: { requestId: 'r1' },
+        // @ts-expect-error a body of the wrong shape
         body: { status: 'maybe' },
       }),
       // @ts-expect-error a GET has no body
