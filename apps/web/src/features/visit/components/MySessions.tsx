@@ -5,16 +5,16 @@ import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
+import { formatInstant } from '../../../entities/token/format.ts';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
 import { useLiveTokens } from '../hooks/useLiveTokens.ts';
-import { formatDay, formatInstant, shortTime, todayLocal } from './format.ts';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
-import { LoadError } from './StateViews.tsx';
-import { TokenStatusBadge } from './TokenStatusBadge.tsx';
 import { visitErrorText } from './visitError.ts';
 
 const active: readonly TokenStatus[] = [
