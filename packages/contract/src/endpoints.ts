@@ -1,3 +1,4 @@
+import { meetingEndpoints } from './meetings.ts';
 import { promotionEndpoints } from './promotions.ts';
 import { requestEndpoints } from './requests.ts';
 
@@ -6,6 +7,7 @@ import { requestEndpoints } from './requests.ts';
  * server registers its routes and OpenAPI from this table, the web calls through it.
  */
 export const endpoints = {
+  ...meetingEndpoints,
   ...promotionEndpoints,
   ...requestEndpoints,
 };

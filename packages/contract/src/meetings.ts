@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common.ts';
+import { endpoint, signedInErrors } from './endpoint.ts';
 
 /**
  * Video meetings (PRODUCT.md "Meetings", spec §2, §4, §7): the meeting record and its API,
@@ -17,13 +18,6 @@ export const meetingStateSchema = z.enum(meetingStates);
 export type MeetingState = z.infer<typeof meetingStateSchema>;
 /** States in which signalling still flows; the others are final. */
 export const liveMeetingStates: readonly MeetingState[] = ['ringing', 'active'];
-
-export const meetingPaths = {
-  meetings: '/meetings',
-  meeting: '/meetings/:meetingId',
-  end: '/meetings/:meetingId/end',
-  iceServers: '/meetings/:meetingId/ice-servers',
-} as const;
 
 /** `POST /meetings`: staff ring the holder of the token they are serving. */
 export const startMeetingInputSchema = z
@@ -81,6 +75,60 @@ export const iceServersSchema = z
   })
   .meta({ id: 'IceServers' });
 export type IceServers = z.infer<typeof iceServersSchema>;
+
+const tag = 'meetings';
+const partyErrors = ['validation_failed', 'unauthorized', 'meeting_not_found'] as const;
+
+/** The meeting API; the signalling itself goes over STOMP (`/app/call`, below). */
+export const meetingEndpoints = {
+  startMeeting: endpoint({
+    method: 'POST',
+    path: '/meetings',
+    tag,
+    summary:
+      'Ring the visitor holding the token being called or served (whoever may operate the session)',
+    body: startMeetingInputSchema,
+    responses: { 201: meetingSchema },
+    errors: [
+      ...signedInErrors,
+      'not_found',
+      'session_not_found',
+      'token_not_found',
+      'video_not_offered',
+      'token_not_in_service',
+      'visitor_not_reachable',
+      'meeting_in_progress',
+    ],
+  }),
+  listMeetings: endpoint({
+    method: 'GET',
+    path: '/meetings',
+    tag,
+    summary:
+      "The caller's own meetings, newest first (state=ringing: a call waiting to be answered)",
+    query: listMeetingsQuerySchema,
+    responses: { 200: z.array(meetingSchema) },
+    errors: ['validation_failed', 'unauthorized'],
+  }),
+  getMeeting: endpoint({
+    method: 'GET',
+    path: '/meetings/:meetingId',
+    tag,
+    summary: 'A meeting, for its two parties only (with the ids of its meeting screen route)',
+    params: meetingParamsSchema,
+    responses: { 200: meetingSchema },
+    errors: partyErrors,
+  }),
+  endMeeting: endpoint({
+    method: 'POST',
+    path: '/meetings/:meetingId/end',
+    tag,
+    summary: 'Hang up (either party): a ringing or active meeting ends',
+    params: meetingParamsSchema,
+    responses: { 200: meetingSchema },
+    errors: [...partyErrors, 'meeting_not_live'],
+  }),
+};
 
 // --- Signalling: SEND to /app/call, forwarded to the other party's /topic/meeting/{subscribeId} ---
 
