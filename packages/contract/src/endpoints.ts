@@ -1,4 +1,5 @@
 import { companyEndpoints } from './companies.ts';
+import { meetingEndpoints } from './meetings.ts';
 import { promotionEndpoints } from './promotions.ts';
 import { requestEndpoints } from './requests.ts';
 import { userEndpoints } from './users.ts';
@@ -10,6 +11,7 @@ import { userEndpoints } from './users.ts';
 export const endpoints = {
   ...companyEndpoints,
   ...userEndpoints,
+  ...meetingEndpoints,
   ...promotionEndpoints,
   ...requestEndpoints,
 };
