@@ -33,6 +33,7 @@ const canonical = new Set([
   'serviceId',
   'slotNo',
   'tokenId',
+  'meetingId',
   'code',
   'action',
 ]);
