@@ -1,3 +1,4 @@
+import { endpoints } from '@upnext/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
@@ -44,12 +45,12 @@ const expected: Array<[string, string, string]> = [
   ['delete', '/api/queues/{queueId}/service-areas/{id}', '200'],
   ['get', '/api/queues/client-promotions', '200'],
   ['post', '/api/queues/client-promotions', '201'],
-  ['patch', '/api/queues/client-promotions/{id}', '200'],
-  ['delete', '/api/queues/client-promotions/{id}', '200'],
+  ['patch', '/api/queues/client-promotions/{promotionId}', '200'],
+  ['delete', '/api/queues/client-promotions/{promotionId}', '200'],
   ['get', '/api/queues/requests', '200'],
   ['post', '/api/queues/requests', '201'],
-  ['patch', '/api/queues/requests/{id}', '200'],
-  ['delete', '/api/queues/requests/{id}', '200'],
+  ['patch', '/api/queues/requests/{requestId}', '200'],
+  ['delete', '/api/queues/requests/{requestId}', '200'],
 ];
 
 describe('the provider workspace in the OpenAPI document', () => {
@@ -91,6 +92,20 @@ describe('the provider workspace in the OpenAPI document', () => {
         .filter((p) => p.in === 'path')
         .map((p) => p.name);
       expect(declared.sort()).toEqual(pathParams.sort());
+    },
+  );
+
+  it.each(Object.entries(endpoints))(
+    "the table's %s is documented as declared",
+    (_name, endpoint) => {
+      const path = `/api${endpoint.path.replace(/:(\w+)/g, '{$1}')}`;
+      const operation = paths[path]?.[endpoint.method.toLowerCase()];
+      expect(operation, `${endpoint.method} ${path} missing`).toBeDefined();
+      expect(operation?.summary).toBe(endpoint.summary);
+      for (const status of Object.keys(endpoint.responses)) {
+        expect(operation?.responses[status]?.content?.['application/json']?.schema).toBeDefined();
+      }
+      for (const code of endpoint.errors) expect(operation?.description).toContain(code);
     },
   );
 

@@ -1,3 +1,4 @@
+import type { Endpoint, EndpointData, EndpointInput } from '@upnext/contract/endpoint';
 import { buildPath } from '@upnext/contract/routes';
 import { getFreshAccessToken } from './auth-session.ts';
 
@@ -139,6 +140,20 @@ export async function apiRequest<T>(
 }
 
 export const api = {
+  /**
+   * Call one endpoint of the contract's table: its path, method and input parts, typed; resolves
+   * with the `data` it declares.
+   */
+  call: <E extends Endpoint>(
+    endpoint: E,
+    input: EndpointInput<E> & { signal?: AbortSignal | undefined },
+  ): Promise<EndpointData<E>> => {
+    const { signal, ...parts } = input;
+    return apiRequest<EndpointData<E>>(endpoint.method, endpoint.path, {
+      ...(parts as ApiRequestOptions),
+      ...(signal ? { signal } : {}),
+    });
+  },
   get: <T>(pattern: string, options?: Omit<ApiRequestOptions, 'body'>) =>
     apiRequest<T>('GET', pattern, options),
   post: <T>(pattern: string, body?: unknown, options?: ApiRequestOptions) =>

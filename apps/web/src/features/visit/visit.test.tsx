@@ -196,7 +196,7 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
     expect(screen.getByText('Harbourview Health Centre')).toBeInTheDocument();
     expect(await screen.findByText('2 people waiting')).toBeInTheDocument();
-    expect(screen.getByText('Open now')).toBeInTheDocument();
+    expect(screen.getByText('Open')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /^Take a token/ }));
 

@@ -2,25 +2,26 @@ import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@ma
 import { IconCalendarOff, IconLock, IconSearch } from '@tabler/icons-react';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
-import type { Session } from '@upnext/contract/sessions';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
-import { Notice, Tag, type Tone } from '../../../components/tones.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { Notice } from '../../../components/tones.tsx';
+import { addDays, formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
+import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
+import { errorCode } from '../../../lib/error-text.ts';
 import { useBookSlot } from '../api/bookSlot.ts';
 import { useCreateJoinRequest } from '../api/createJoinRequest.ts';
 import { useQueueByCode } from '../api/getQueueByCode.ts';
 import { newIdempotencyKey, useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
-import { addDays, formatDay, formatPrice, shortTime, todayLocal } from './format.ts';
+import { formatPrice } from './format.ts';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
-import { LoadError } from './StateViews.tsx';
-import { errorCode, visitErrorText } from './visitError.ts';
+import { visitErrorText } from './visitError.ts';
 
 /** What the visitor asked for before signing in; done as soon as they are signed in. */
 type Pending =
@@ -35,14 +36,6 @@ interface JoinFlowProps {
   /** Open the app's sign-in dialog (the page owns it). */
   requestSignIn: () => void;
 }
-
-const sessionTones: Record<Session['status'], Tone> = {
-  scheduled: 'blue',
-  open: 'teal',
-  paused: 'yellow',
-  closed: 'gray',
-  cancelled: 'red',
-};
 
 /** What the page shows once the queue is known: a token of the visitor's, or the sessions. */
 type View = { kind: 'token'; token: QueueToken } | { kind: 'sessions' } | null;
@@ -311,9 +304,7 @@ function SessionList({ queue, held, busy, takingId, onTake, onBook, onShow }: Se
                           </Text>
                         ) : null}
                       </Stack>
-                      <Tag tone={sessionTones[session.status]}>
-                        {t(`sessionStatus.${session.status}`)}
-                      </Tag>
+                      <SessionStatusBadge status={session.status} />
                     </Group>
                     <Text size="sm">{t('join.waiting', { count: session.counts.waiting })}</Text>
                     <Group gap="sm">

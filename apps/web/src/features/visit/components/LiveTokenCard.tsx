@@ -3,10 +3,10 @@ import { IconBellRinging } from '@tabler/icons-react';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
+import { formatInstant } from '../../../entities/token/format.ts';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { followsSession } from '../hooks/useLiveTokens.ts';
-import { formatInstant } from './format.ts';
 import { SessionNotice } from './SessionNotice.tsx';
-import { TokenStatusBadge } from './TokenStatusBadge.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
 export function TokenFigures({ token }: { token: QueueToken }) {

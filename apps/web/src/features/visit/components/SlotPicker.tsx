@@ -2,11 +2,10 @@ import { Button, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/
 import type { Slot } from '@upnext/contract/sessions';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadingList } from '../../../components/StateViews.tsx';
+import { LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { shortTime } from '../../../entities/session/format.ts';
 import { useServiceSlots } from '../api/serviceSlots.ts';
 import { useSessionServices } from '../api/sessionServices.ts';
-import { shortTime } from './format.ts';
-import { LoadError } from './StateViews.tsx';
 
 interface SlotPickerProps {
   sessionId: string;

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { endpoints } from './endpoints.ts';
+
+const table = Object.entries(endpoints);
+const placeholders = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+
+describe('the endpoint table', () => {
+  it.each(table)("%s: the path's placeholders are exactly its params", (_name, endpoint) => {
+    const params = 'params' in endpoint ? endpoint.params : undefined;
+    const declared = params instanceof z.ZodObject ? Object.keys(params.shape) : [];
+    expect(placeholders(endpoint.path).sort()).toEqual(declared.sort());
+  });
+
+  it('has one endpoint per method and path', () => {
+    const keys = table.map(([, e]) => `${e.method} ${e.path.replace(/:\w+/g, ':')}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it.each(table)('%s: declares at least one success status and its error codes', (_n, e) => {
+    const statuses = Object.keys(e.responses).map(Number);
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const status of statuses) expect(status >= 200 && status < 300).toBe(true);
+    expect(e.errors.length).toBeGreaterThan(0);
+    for (const code of e.errors) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  });
+});
