@@ -43,13 +43,26 @@ export const updateProfileBodySchema = z
   .meta({ id: 'UpdateProfile' });
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
 
+/** A pending invitation into a company: nothing is granted until its invitee accepts it. */
+export const invitationSchema = z
+  .object({
+    companyId: idSchema,
+    companyName: z.string(),
+    role: z.enum(companyRoles),
+    invitedAt: z.string(),
+  })
+  .meta({ id: 'Invitation' });
+export type Invitation = z.infer<typeof invitationSchema>;
+
+export const invitationParamsSchema = z.object({ companyId: idSchema });
+
 export const userEndpoints = {
   getUserData: endpoint({
     method: 'GET',
     path: '/user/user-data',
     tag: 'users',
     summary:
-      "A user's roles record (own, or a member of a company the caller administers); accepts pending invites",
+      "A user's roles record (own, or an active member's of a company the caller administers)",
     query: userDataQuerySchema,
     responses: { 200: userDataSchema },
     errors: [...signedInErrors, 'not_found'],
@@ -62,5 +75,31 @@ export const userEndpoints = {
     body: updateProfileBodySchema,
     responses: { 200: userDataSchema },
     errors: ['validation_failed', 'unauthorized'],
+  }),
+  listInvitations: endpoint({
+    method: 'GET',
+    path: '/user/invitations',
+    tag: 'users',
+    summary: "The caller's pending invitations into companies",
+    responses: { 200: z.array(invitationSchema) },
+    errors: ['unauthorized'],
+  }),
+  acceptInvitation: endpoint({
+    method: 'POST',
+    path: '/user/invitations/:companyId/accept',
+    tag: 'users',
+    summary: 'Accept a pending invitation: the membership becomes active',
+    params: invitationParamsSchema,
+    responses: { 200: userDataSchema },
+    errors: [...signedInErrors, 'invitation_not_found'],
+  }),
+  declineInvitation: endpoint({
+    method: 'POST',
+    path: '/user/invitations/:companyId/decline',
+    tag: 'users',
+    summary: 'Decline a pending invitation: it is removed',
+    params: invitationParamsSchema,
+    responses: { 200: z.array(invitationSchema) },
+    errors: [...signedInErrors, 'invitation_not_found'],
   }),
 };

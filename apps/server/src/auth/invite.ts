@@ -25,6 +25,8 @@ export type InviteOptions = {
   redirectTo?: string | undefined;
   /** Stored as the new user's user_metadata. */
   data?: Record<string, unknown> | undefined;
+  /** The company whose team the invitation is into: the mail names it. */
+  teamName?: string | undefined;
 };
 
 /** For calls from other modules (no HTTP request of the auth API behind them). */
@@ -79,7 +81,12 @@ export async function inviteUserByEmail(
     if (isUniqueViolation(error)) throw emailExists();
     throw error;
   }
-  await sendAuthEmail(ctx, 'invite', address, { ...outcome.link, type: 'invite', redirectTo });
+  await sendAuthEmail(ctx, 'invite', address, {
+    ...outcome.link,
+    type: 'invite',
+    redirectTo,
+    teamName: options.teamName,
+  });
   return userJson(
     outcome.user,
     await identitiesOf(ctx.db, outcome.user.id),

@@ -132,6 +132,7 @@ export async function sendAuthEmail(
     type: EmailVerifyType;
     redirectTo: string;
     newEmail?: string;
+    teamName?: string | undefined;
   },
 ): Promise<void> {
   ctx.emailQuota.take();
@@ -146,6 +147,7 @@ export async function sendAuthEmail(
     ...(confirmationUrl ? { confirmationUrl } : {}),
     ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
     ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
+    ...(link?.teamName ? { teamName: link.teamName } : {}),
   });
   if (ctx.mailer.kind === 'smtp') {
     // Delivered after the answer: an SMTP round trip, or its failure, must not tell a caller

@@ -25,6 +25,8 @@ export type TemplateData = {
   validMinutes?: number;
   /** For the email-change message to the current address. */
   newEmail?: string;
+  /** For an invitation into a company's team: its name. */
+  teamName?: string;
 };
 
 const copy: Record<TemplateKind, { subject: string; intro: string; action: string }> = {
@@ -91,11 +93,22 @@ function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** An invitation into a team names the team, and says the invitee accepts it once signed in. */
+function teamInvite(teamName: string) {
+  return {
+    subject: `You have been invited to join ${teamName} on UpNext`,
+    intro:
+      `${teamName} has invited you to join their team on UpNext. Open the invitation, choose a ` +
+      'password for your account, then accept the invitation on your account page.',
+  };
+}
+
 export function renderAuthEmail(kind: TemplateKind, data: TemplateData): MailMessage {
-  const { subject, action } = copy[kind];
-  const intro = data.newEmail
-    ? `${copy[kind].intro} The new address would be ${data.newEmail}.`
-    : copy[kind].intro;
+  const { action } = copy[kind];
+  const team = kind === 'invite' && data.teamName ? teamInvite(data.teamName) : undefined;
+  const subject = team?.subject ?? copy[kind].subject;
+  const base = team?.intro ?? copy[kind].intro;
+  const intro = data.newEmail ? `${base} The new address would be ${data.newEmail}.` : base;
   const link = data.confirmationUrl ?? data.siteUrl;
   const validity = data.validMinutes
     ? `The link and the code are valid for ${data.validMinutes} minutes and work once.`

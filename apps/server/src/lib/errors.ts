@@ -16,6 +16,7 @@ const statusByCode = {
   last_owner: 409,
   already_member: 409,
   invite_pending: 409,
+  invitation_not_found: 404,
   join_request_not_needed: 409,
   in_use: 409,
   // Sessions.

@@ -92,6 +92,7 @@ export const actions = [
   'token.requeue',
   'token.record_service_time',
   'token.issue_walk_in',
+  'meeting.start',
   // Visitors' tokens.
   'token.take',
   'token.read',
@@ -99,6 +100,7 @@ export const actions = [
   // People.
   'user.read_data',
   'user.update_profile',
+  'user.answer_invitations',
   'user.follow',
   'call.send',
 ] as const;
@@ -171,11 +173,13 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
   'token.requeue': live,
   'token.record_service_time': live,
   'token.issue_walk_in': live,
+  'meeting.start': live,
   'token.take': (s) => signedIn(s) && sees(s),
   'token.read': (s) => s.self || isMember(s),
   'token.cancel': (s) => s.self || runs(s),
   'user.read_data': (s) => s.self || s.administers,
   'user.update_profile': (s) => s.self,
+  'user.answer_invitations': (s) => s.self,
   'user.follow': (s) => s.self,
   'call.send': signedIn,
 };

@@ -98,7 +98,7 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     expect(response.json().data.contactEmail).toBe('desk@harbour.example');
   });
 
-  it('invites by email: new addresses get an invited auth user and a mail, and become active at sign-in', async () => {
+  it('invites by email: new addresses get an invited auth user and a mail naming the company, and join once they accept', async () => {
     const email = 'new.nurse@example.test';
     const response = await inject(owner, 'POST', `/company/${companyId}/users`, {
       email: 'New.Nurse@Example.test',
@@ -121,7 +121,8 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
       .where(eq(authDevMailbox.to, email));
     expect(mail).toHaveLength(1);
     // The auth service's invitation: its link confirms the address and signs them in.
-    expect(mail[0]?.subject).toBe('You have been invited to UpNext');
+    expect(mail[0]?.subject).toBe('You have been invited to join Harbour Clinic on UpNext');
+    expect(mail[0]?.text).toContain('Harbour Clinic has invited you');
     expect(mail[0]?.text).toMatch(/\/auth\/v1\/verify\?token=[^&\s]+&type=invite/);
 
     // Inviting again is a clear conflict, not a second row.
@@ -142,19 +143,25 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
       status: 'active',
     });
     expect(patch.json().error.code).toBe('invite_pending');
-    // Accepting: the link signs them in; reading their roles record activates the membership.
+    // The link signs them in; the membership waits for their answer.
     const link = new URL(/https?:\/\/\S+type=invite\S*/.exec(mail[0]?.text ?? '')?.[0] ?? '');
     const verify = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
     expect(verify.statusCode).toBe(303);
     const fragment = new URLSearchParams(new URL(verify.headers.location as string).hash.slice(1));
     const accessToken = fragment.get('access_token');
     expect(accessToken).toBeTruthy();
-    const data = await t.app.inject({
-      method: 'GET',
-      url: '/api/user/user-data',
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const data = await t.app.inject({ method: 'GET', url: '/api/user/user-data', headers });
     expect(data.json().data.companies).toEqual([
+      expect.objectContaining({ companyId, role: 'staff', status: 'invited' }),
+    ]);
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/api/user/invitations/${companyId}/accept`,
+      headers,
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().data.companies).toEqual([
       expect.objectContaining({ companyId, role: 'staff', status: 'active' }),
     ]);
   });
@@ -176,23 +183,71 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     expect(notice?.text).toContain('Harbour Clinic');
   });
 
-  it('activates invited memberships when the invitee reads their own roles record', async () => {
+  it('grants an invitation nothing until its invitee accepts it; the invitee may decline instead', async () => {
     const invitee = await createTestUser(t);
-    await database.db.insert(companyUsers).values({
-      companyId,
-      userId: invitee.userId,
-      email: invitee.email,
-      role: 'staff',
-      status: 'invited',
+    const second = await inject(owner, 'POST', '/company', {
+      name: 'Second Clinic',
+      timezone: 'Europe/London',
     });
-    const before = await inject(invitee, 'GET', `/company/${companyId}`);
-    expect(before.statusCode).toBe(403);
+    const secondId = second.json().data.id as string;
+    for (const id of [companyId, secondId]) {
+      const invited = await inject(owner, 'POST', `/company/${id}/users`, {
+        email: invitee.email,
+        role: 'staff',
+      });
+      expect(invited.statusCode).toBe(201);
+    }
+    // Reading the roles record (as the web does after every sign-in) changes nothing.
     const data = await inject(invitee, 'GET', '/user/user-data');
-    expect(data.statusCode).toBe(200);
-    expect(data.json().data.companies).toEqual([
-      expect.objectContaining({ companyId, role: 'staff', status: 'active' }),
+    expect(data.json().data.companies.map((c: { status: string }) => c.status)).toEqual([
+      'invited',
+      'invited',
     ]);
+    expect((await inject(invitee, 'GET', `/company/${companyId}`)).statusCode).toBe(403);
+    // Nor does the inviter learn the invitee's record before they accept.
+    const peek = await inject(
+      owner,
+      'GET',
+      `/user/user-data?userId=${encodeURIComponent(invitee.email)}`,
+    );
+    expect([peek.statusCode, peek.json().error.code]).toEqual([403, 'forbidden']);
+
+    const pending = await inject(invitee, 'GET', '/user/invitations');
+    expect(pending.json().data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ companyId, companyName: 'Harbour Clinic', role: 'staff' }),
+        expect.objectContaining({ companyId: secondId, companyName: 'Second Clinic' }),
+      ]),
+    );
+    // Only the invitee answers: others (anonymous too) cannot accept for them.
+    expect(
+      (await inject(owner, 'POST', `/user/invitations/${companyId}/accept`)).json().error.code,
+    ).toBe('invitation_not_found');
+    expect(
+      (await inject(undefined, 'POST', `/user/invitations/${companyId}/accept`)).statusCode,
+    ).toBe(401);
+
+    const accepted = await inject(invitee, 'POST', `/user/invitations/${companyId}/accept`);
+    expect(accepted.statusCode).toBe(200);
     expect((await inject(invitee, 'GET', `/company/${companyId}`)).statusCode).toBe(200);
+    const read = await inject(
+      owner,
+      'GET',
+      `/user/user-data?userId=${encodeURIComponent(invitee.email)}`,
+    );
+    expect(read.statusCode).toBe(200);
+
+    const declined = await inject(invitee, 'POST', `/user/invitations/${secondId}/decline`);
+    expect(declined.statusCode).toBe(200);
+    expect(declined.json().data).toEqual([]);
+    const members = await inject(owner, 'GET', `/company/${secondId}/users`);
+    expect(members.json().data.map((m: { userId: string }) => m.userId)).not.toContain(
+      invitee.userId,
+    );
+    // Answered invitations are gone: a second answer finds nothing, and changes nothing.
+    const again = await inject(invitee, 'POST', `/user/invitations/${secondId}/accept`);
+    expect([again.statusCode, again.json().error.code]).toEqual([404, 'invitation_not_found']);
+    expect((await inject(invitee, 'GET', `/company/${secondId}`)).statusCode).toBe(403);
   });
 
   it('never leaves a company without an active owner', async () => {

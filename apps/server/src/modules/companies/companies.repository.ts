@@ -142,14 +142,6 @@ export async function deleteMemberRow(db: Queryable, companyId: string, userId: 
     .where(and(eq(companyUsers.companyId, companyId), eq(companyUsers.userId, userId)));
 }
 
-/** Invited memberships become active once the user signs in (see the README). */
-export async function activateInvitations(db: Queryable, userId: string, now: Date) {
-  await db
-    .update(companyUsers)
-    .set({ status: 'active', updatedAt: now })
-    .where(and(eq(companyUsers.userId, userId), eq(companyUsers.status, 'invited')));
-}
-
 export async function authUserEmail(db: Queryable, userId: string): Promise<string | null> {
   const [row] = await db
     .select({ email: authUsers.email })

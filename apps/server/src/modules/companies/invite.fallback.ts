@@ -15,7 +15,7 @@ function escapeHtml(text: string): string {
  * The smallest honest invite, used until the auth service's own `inviteUserByEmail` is
  * wired: a new address gets an auth user with `invited_at` (no password, not confirmed) and
  * a mail telling them to sign in with an emailed link or code at /login; an existing
- * account gets a notice. The membership becomes active at their first sign-in.
+ * account gets a notice. The membership stays `invited` until its invitee accepts it.
  */
 export function createFallbackInviter(deps: {
   db: Db;
@@ -51,16 +51,16 @@ export function createFallbackInviter(deps: {
       }
       if (!user) throw new Error('invited user not created');
     }
-    const link = `${auth.siteUrl}/login`;
-    const intro = isNew
-      ? `You have been invited to join ${companyName} on UpNext.`
-      : `You have been added to ${companyName} on UpNext.`;
-    const text = `${intro}\n\nSign in at ${link} with this address (ask for a sign-in link or code by email); you join the team at your first sign-in.\n`;
+    const link = `${auth.siteUrl}/admin/account`;
+    const intro = `${companyName} has invited you to join their team on UpNext.`;
+    const how = isNew
+      ? 'Sign in with this address (ask for a sign-in link or code by email), then accept the invitation on your account page.'
+      : 'Sign in and accept or decline the invitation on your account page.';
     await mailer.send({
       to: email,
-      subject: `You are invited to ${companyName}`,
-      text,
-      html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">Sign in to UpNext</a> with this address (ask for a sign-in link or code by email); you join the team at your first sign-in.</p>`,
+      subject: `You have been invited to join ${companyName} on UpNext`,
+      text: `${intro}\n\n${how}\n${link}\n`,
+      html: `<p>${escapeHtml(intro)}</p><p>${escapeHtml(how)}</p><p><a href="${escapeHtml(link)}">Open your account page</a></p>`,
     });
     return { userId: user.id };
   };

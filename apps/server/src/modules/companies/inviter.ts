@@ -12,8 +12,9 @@ import { createFallbackInviter } from './invite.fallback.ts';
 /**
  * Invites through the auth service (`inviteUserByEmail`: a user without a password and a
  * branded invitation whose link confirms the address and signs them in at /admin/account,
- * where they choose a password). Someone who already has a confirmed account is added
- * directly and gets a notice instead. Without an auth context (never in the running app),
+ * where they choose a password and accept the invitation). Someone who already has a confirmed
+ * account gets a notice instead. Either way the membership stays `invited`, granting nothing,
+ * until its invitee accepts it (`POST /user/invitations/{companyId}/accept`). Without an auth context (never in the running app),
  * the fallback invite is used.
  */
 export function createInviter(deps: {
@@ -30,6 +31,7 @@ export function createInviter(deps: {
     try {
       const user = await inviteUserByEmail(ctx, input.email, {
         redirectTo: `${deps.config.auth.siteUrl}/admin/account`,
+        teamName: input.companyName,
       });
       return { userId: user.id };
     } catch (error) {

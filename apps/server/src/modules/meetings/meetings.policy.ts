@@ -1,8 +1,8 @@
 import type { CallMessageType, MeetingState } from '@upnext/contract/meetings';
 import type { Db, Tx } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requireSessionOperator } from '../sessions/sessions.policy.ts';
+import type { Caller } from '../access/caller.ts';
+import { authorizeSession } from '../tokens/tokens.policy.ts';
 import type { SessionContext } from '../tokens/tokens.repository.ts';
 import type { MeetingRow } from './meetings.repository.ts';
 
@@ -17,18 +17,7 @@ import type { MeetingRow } from './meetings.repository.ts';
 export type Side = 'staff' | 'visitor';
 
 export async function requireMeetingStarter(db: Db | Tx, caller: Caller, session: SessionContext) {
-  await requireSessionOperator(
-    db,
-    caller,
-    {
-      id: session.queueId,
-      companyId: session.companyId,
-      visibility: session.visibility,
-      status: session.queueStatus,
-      timezone: session.timezone,
-    },
-    session.subQueueId,
-  );
+  await authorizeSession(db, caller, 'meeting.start', session);
 }
 
 export function sideOf(meeting: MeetingRow, userId: string): Side | undefined {

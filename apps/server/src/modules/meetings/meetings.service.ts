@@ -8,10 +8,10 @@ import {
 } from '@upnext/contract/meetings';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import type { Caller } from '../access/caller.ts';
 import * as tokensRepo from '../tokens/tokens.repository.ts';
 import { callRuleFor, requireMeetingStarter, requireParty, type Side } from './meetings.policy.ts';
 import type { MeetingRow, MeetingView } from './meetings.repository.ts';

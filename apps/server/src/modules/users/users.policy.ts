@@ -24,3 +24,12 @@ export const canUpdateProfile = async (db: Db, caller: Caller) =>
       userId: caller.kind === 'user' ? caller.userId : '',
     }),
   );
+
+/** One's own invitations only: listed, accepted or declined by their invitee. */
+export const canAnswerInvitations = async (db: Db, caller: Caller) =>
+  signedInOf(
+    await authorize(db, caller, 'user.answer_invitations', {
+      kind: 'user',
+      userId: caller.kind === 'user' ? caller.userId : '',
+    }),
+  );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { authUsers } from '../../db/schema/auth.ts';
 import { companies, companyUsers, userProfiles } from '../../db/schema/companies.ts';
@@ -60,4 +60,54 @@ export async function membershipsWithCompanies(db: Queryable, userId: string) {
     .innerJoin(companies, eq(companies.id, companyUsers.companyId))
     .where(eq(companyUsers.userId, userId))
     .orderBy(asc(companies.name));
+}
+
+/** The user's pending invitations, oldest first. */
+export async function pendingInvitationsOf(db: Queryable, userId: string) {
+  return db
+    .select({
+      companyId: companies.id,
+      companyName: companies.name,
+      role: companyUsers.role,
+      invitedAt: companyUsers.createdAt,
+    })
+    .from(companyUsers)
+    .innerJoin(companies, eq(companies.id, companyUsers.companyId))
+    .where(and(eq(companyUsers.userId, userId), eq(companyUsers.status, 'invited')))
+    .orderBy(asc(companyUsers.createdAt));
+}
+
+const pending = (companyId: string, userId: string) =>
+  and(
+    eq(companyUsers.companyId, companyId),
+    eq(companyUsers.userId, userId),
+    eq(companyUsers.status, 'invited'),
+  );
+
+/** Whether a pending invitation was there to accept. */
+export async function acceptInvitationRow(
+  db: Queryable,
+  companyId: string,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(companyUsers)
+    .set({ status: 'active', updatedAt: now })
+    .where(pending(companyId, userId))
+    .returning({ id: companyUsers.id });
+  return rows.length > 0;
+}
+
+/** Whether a pending invitation was there to decline. */
+export async function deleteInvitationRow(
+  db: Queryable,
+  companyId: string,
+  userId: string,
+): Promise<boolean> {
+  const rows = await db
+    .delete(companyUsers)
+    .where(pending(companyId, userId))
+    .returning({ id: companyUsers.id });
+  return rows.length > 0;
 }

@@ -1,7 +1,14 @@
 import { userEndpoints as endpoints } from '@upnext/contract/users';
 import type { FastifyPluginAsync } from 'fastify';
 import { registerEndpoint } from '../../http/endpoint.ts';
-import { getUserData, type UserDeps, updateProfile } from './users.service.ts';
+import {
+  acceptInvitation,
+  declineInvitation,
+  getUserData,
+  listInvitations,
+  type UserDeps,
+  updateProfile,
+} from './users.service.ts';
 
 export const userRoutes: FastifyPluginAsync<UserDeps> = async (app, deps) => {
   registerEndpoint(app, endpoints.getUserData, (request) =>
@@ -9,5 +16,14 @@ export const userRoutes: FastifyPluginAsync<UserDeps> = async (app, deps) => {
   );
   registerEndpoint(app, endpoints.updateProfile, (request) =>
     updateProfile(deps, request.caller, request.body),
+  );
+  registerEndpoint(app, endpoints.listInvitations, (request) =>
+    listInvitations(deps, request.caller),
+  );
+  registerEndpoint(app, endpoints.acceptInvitation, (request) =>
+    acceptInvitation(deps, request.caller, request.params.companyId),
+  );
+  registerEndpoint(app, endpoints.declineInvitation, (request) =>
+    declineInvitation(deps, request.caller, request.params.companyId),
   );
 };

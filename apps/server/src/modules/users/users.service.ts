@@ -1,15 +1,17 @@
-import type { UpdateProfileBody, UserData } from '@upnext/contract/users';
+import type { Invitation, UpdateProfileBody, UserData } from '@upnext/contract/users';
 import { findUserByEmail, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../access/caller.ts';
-import { activateInvitations } from '../companies/companies.repository.ts';
-import { canReadUserData, canUpdateProfile } from './users.policy.ts';
+import { canAnswerInvitations, canReadUserData, canUpdateProfile } from './users.policy.ts';
 import {
+  acceptInvitationRow,
+  deleteInvitationRow,
   ensureProfile,
   findAuthUser,
   membershipsWithCompanies,
+  pendingInvitationsOf,
   updateProfileRow,
 } from './users.repository.ts';
 
@@ -32,9 +34,8 @@ async function userData(db: Db, userId: string): Promise<UserData> {
 }
 
 /**
- * `GET /user/user-data?userId=<email>`. Reading one's own record is also how a signed-in
- * user accepts pending invites: the web fetches it right after every sign-in, and invited
- * memberships become active then.
+ * `GET /user/user-data?userId=<email>`: one's own record, or an active member's of a company
+ * the caller administers. Reading it changes nothing: invitations are accepted explicitly.
  */
 export async function getUserData(
   deps: UserDeps,
@@ -47,8 +48,41 @@ export async function getUserData(
     targetId = own ? caller.userId : (await findUserByEmail(deps.db, email))?.id;
   }
   const user = await canReadUserData(deps.db, caller, targetId);
-  if (targetId === user.userId) await activateInvitations(deps.db, user.userId, deps.clock());
   return userData(deps.db, targetId ?? user.userId);
+}
+
+const invitationNotFound = () =>
+  new AppError('invitation_not_found', 'There is no pending invitation from this company.');
+
+/** `GET /user/invitations`: the caller's pending invitations. */
+export async function listInvitations(deps: UserDeps, caller: Caller): Promise<Invitation[]> {
+  const user = await canAnswerInvitations(deps.db, caller);
+  const rows = await pendingInvitationsOf(deps.db, user.userId);
+  return rows.map((row) => ({ ...row, invitedAt: row.invitedAt.toISOString() }));
+}
+
+/** `POST /user/invitations/{companyId}/accept`: the membership becomes active. */
+export async function acceptInvitation(
+  deps: UserDeps,
+  caller: Caller,
+  companyId: string,
+): Promise<UserData> {
+  const user = await canAnswerInvitations(deps.db, caller);
+  if (!(await acceptInvitationRow(deps.db, companyId, user.userId, deps.clock()))) {
+    throw invitationNotFound();
+  }
+  return userData(deps.db, user.userId);
+}
+
+/** `POST /user/invitations/{companyId}/decline`: the invitation goes; the rest remain. */
+export async function declineInvitation(
+  deps: UserDeps,
+  caller: Caller,
+  companyId: string,
+): Promise<Invitation[]> {
+  const user = await canAnswerInvitations(deps.db, caller);
+  if (!(await deleteInvitationRow(deps.db, companyId, user.userId))) throw invitationNotFound();
+  return listInvitations(deps, caller);
 }
 
 export async function updateProfile(
