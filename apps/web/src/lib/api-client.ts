@@ -42,6 +42,8 @@ export interface ApiRequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 function browserTimeZone(): string {
@@ -103,7 +105,7 @@ export async function apiRequest<T>(
   options: ApiRequestOptions = {},
 ): Promise<T> {
   const url = buildUrl(pattern, options);
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ ...options.headers, Accept: 'application/json' });
   // Fresh from the auth client: a token close to expiry is refreshed before it is sent.
   const token = await getFreshAccessToken();
   if (token) {

@@ -9,5 +9,5 @@ export function createJoinRequest(body: CreateJoinRequestBody): Promise<JoinRequ
 }
 
 export function useCreateJoinRequest() {
-  return useMutation({ mutationFn: createJoinRequest });
+  return useMutation({ mutationFn: createJoinRequest, meta: { errorShownInline: true } });
 }
