@@ -4,6 +4,16 @@ import { userProfiles } from '../db/schema/companies.ts';
 import { queues } from '../db/schema/queues.ts';
 import { sessions } from '../db/schema/sessions.ts';
 
+/** The user's private topic name, when the user has a profile. */
+export async function subscribeIdOf(db: Db, userId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ subscribeId: userProfiles.subscribeId })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
+  return row?.subscribeId;
+}
+
 /** Whose private topic name this is. */
 export async function userOfSubscribeId(db: Db, subscribeId: string): Promise<string | undefined> {
   const [row] = await db
