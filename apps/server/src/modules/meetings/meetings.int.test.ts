@@ -110,7 +110,7 @@ describe.each(testDrivers)('meetings API (%s)', (driver) => {
 
   it('refuses to start a meeting, writing nothing, for anyone who may not operate the session', async () => {
     const world = await createCalledVisitor(t);
-    const unassigned = await world.addStaff('staff');
+    const unassigned = await world.addStaff('staff', { assigned: false });
     const stranger = await createTestUser(t);
     const before = await meetingRows(t);
     const cases = [

@@ -6,7 +6,7 @@ import { userKeys } from './keys.ts';
 
 /**
  * `GET /user/user-data`: the signed-in user's roles record (companies and role in each, and
- * the `subscribeId` of their topic). Reading it also accepts pending invites.
+ * the `subscribeId` of their topic). Pending invitations are answered in features/invitations.
  */
 export function getUserData(signal?: AbortSignal) {
   return api.call(endpoints.getUserData, { signal });

@@ -1,4 +1,5 @@
 import { Alert, Button, Skeleton, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useAccountUser } from '../hooks/useAccountUser.ts';
@@ -9,14 +10,18 @@ import { PasswordSection } from './PasswordSection.tsx';
 import { PhoneSection } from './PhoneSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 
-/** `/admin/account`: profile, email, phone, password, MFA factors and linked identities. */
-export function AccountSettings() {
+/**
+ * `/admin/account`: profile, email, phone, password, MFA factors and linked identities;
+ * `notices` (composed by the route, e.g. pending invitations) come first.
+ */
+export function AccountSettings({ notices }: { notices?: ReactNode }) {
   const { t } = useTranslation('account');
   const user = useAccountUser();
 
   return (
     <Stack gap="lg" maw={760}>
       <PageHeader title={t('title')} description={t('description')} />
+      {notices}
       {user.isPending ? (
         <Stack gap="lg" aria-busy>
           <Skeleton h={180} radius="lg" />
