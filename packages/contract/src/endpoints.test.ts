@@ -5,7 +5,45 @@ import { endpoints } from './endpoints.ts';
 const table = Object.entries(endpoints);
 const placeholders = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
+/** Spec §7's paths keep the placeholder names the spec gives them ({qid}, {id}). */
+const specPaths = new Set([
+  '/company/queues/{qid}',
+  '/queues/{qid}/sessions',
+  '/company/queues/{qid}/sessions/{sessionId}',
+  '/queues/{qid}/sub-queues',
+  '/queues/{qid}/service-types',
+  '/company/{id}/users',
+  '/queues/sessions/{sessionId}/slots/{slotNo}/tokens',
+  '/queues/sessions/{sessionId}/services',
+  '/queues/sessions/services/{serviceId}/slots',
+  '/queues/{queueId}/service-areas',
+]);
+
+/** Everywhere else, one name per thing. */
+const canonical = new Set([
+  'companyId',
+  'userId',
+  'queueId',
+  'subQueueId',
+  'serviceTypeId',
+  'serviceAreaId',
+  'promotionId',
+  'requestId',
+  'sessionId',
+  'serviceId',
+  'slotNo',
+  'tokenId',
+  'meetingId',
+  'code',
+  'action',
+]);
+
 describe('the endpoint table', () => {
+  it.each(table)('%s: names its placeholders as the spec does, or canonically', (_n, e) => {
+    if (specPaths.has(e.path.replace(/:(\w+)/g, '{$1}'))) return;
+    for (const name of placeholders(e.path)) expect(canonical).toContain(name);
+  });
+
   it.each(table)("%s: the path's placeholders are exactly its params", (_name, endpoint) => {
     const params = 'params' in endpoint ? endpoint.params : undefined;
     const declared = params instanceof z.ZodObject ? Object.keys(params.shape) : [];

@@ -14,12 +14,12 @@ type Operation = {
 /** Every provider-workspace route, as the OpenAPI document must list it. */
 const expected: Array<[string, string, string]> = [
   ['post', '/api/company', '201'],
-  ['get', '/api/company/{id}', '200'],
-  ['patch', '/api/company/{id}', '200'],
+  ['get', '/api/company/{companyId}', '200'],
+  ['patch', '/api/company/{companyId}', '200'],
   ['get', '/api/company/{id}/users', '200'],
   ['post', '/api/company/{id}/users', '201'],
-  ['patch', '/api/company/{id}/users/{userId}', '200'],
-  ['delete', '/api/company/{id}/users/{userId}', '200'],
+  ['patch', '/api/company/{companyId}/users/{userId}', '200'],
+  ['delete', '/api/company/{companyId}/users/{userId}', '200'],
   ['get', '/api/user/user-data', '200'],
   ['patch', '/api/user/profile', '200'],
   ['get', '/api/company/queues', '200'],
@@ -110,7 +110,7 @@ describe('the provider workspace in the OpenAPI document', () => {
   );
 
   it('documents the workspace error codes with their statuses', () => {
-    const description = paths['/api/company/{id}/users/{userId}']?.patch?.description ?? '';
+    const description = paths['/api/company/{companyId}/users/{userId}']?.patch?.description ?? '';
     expect(description).toContain('409 last_owner, invite_pending');
     expect(description).toContain('403 forbidden, owner_protected');
   });

@@ -154,7 +154,7 @@ export async function sweepMissedCalls(deps: MeetingsDeps, limit = 100): Promise
 }
 
 /** The meeting's topic name of each party (made on first need, like every user topic). */
-export async function subscribeIdsOfParties(deps: MeetingsDeps, meeting: MeetingRow) {
+async function subscribeIdsOfParties(deps: MeetingsDeps, meeting: MeetingRow) {
   const ids = await tokensRepo.subscribeIdsOf(deps.db, [
     meeting.staffUserId,
     meeting.visitorUserId,
