@@ -191,7 +191,7 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     );
     const user = userEvent.setup();
     const queryClient = new QueryClient();
-    renderAt('/join', <JoinPage />, '/join?code=HARBOUR', queryClient);
+    renderAt('/join', <JoinPage />, '/join?queue=HARBOUR', queryClient);
 
     expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
     expect(screen.getByText('Harbourview Health Centre')).toBeInTheDocument();
