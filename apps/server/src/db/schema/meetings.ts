@@ -4,6 +4,7 @@ import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizz
 import { authUsers } from './auth.ts';
 import { sessions } from './sessions.ts';
 import { queueTokens } from './tokens.ts';
+import { isOneOf } from './values.ts';
 
 /**
  * A video consultation between a staff member and the holder of the token being served:
@@ -42,10 +43,7 @@ export const meetings = pgTable(
     index('meetings_ringing_idx').on(t.ringingUntil).where(sql`${t.state} = 'ringing'`),
     index('meetings_staff_idx').on(t.staffUserId, t.createdAt),
     index('meetings_visitor_idx').on(t.visitorUserId, t.createdAt),
-    check(
-      'meetings_state_check',
-      sql`${t.state} in ('ringing', 'active', 'ended', 'declined', 'missed')`,
-    ),
+    check('meetings_state_check', isOneOf(t.state, meetingStates)),
     check('meetings_parties_check', sql`${t.staffUserId} <> ${t.visitorUserId}`),
     check(
       'meetings_ended_check',

@@ -2,10 +2,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type UserEvent, userEvent } from '@upnext/contract/realtime';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
+import { useUserData } from '../../../entities/user/api.ts';
 import { registerRealtime, updateLiveQuery, useLiveTopics } from '../../../lib/realtime-cache.ts';
 import { visitKeys } from '../api/keys.ts';
 import { useMyTokens } from '../api/myTokens.ts';
-import { useVisitorData } from '../api/userData.ts';
 
 /** Tokens still in their session's line, the most pressing first. */
 export const liveStatuses: readonly TokenStatus[] = [
@@ -77,7 +77,7 @@ registerRealtime('/topic/session/:sessionId', {
  * and the topics of the sessions their tokens follow; polled only while realtime is down.
  */
 export function useLiveTokens(enabled = true) {
-  const userData = useVisitorData();
+  const userData = useUserData();
   const tokens = useMyTokens(enabled);
   const subscribeId = userData.data?.subscribeId;
   const sessions = (tokens.data ?? [])
