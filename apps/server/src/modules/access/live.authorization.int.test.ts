@@ -371,18 +371,22 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       expect: readers.public,
       request: () => ({ method: 'GET', url: '/meetings?mine=true' }),
     },
-    ...(['GET', 'POST'] as const).map(
-      (method): Case => ({
-        name: method === 'GET' ? 'GET /meetings/{meetingId}' : 'POST /meetings/{meetingId}/end',
+    ...(
+      [
+        ['GET', '/meetings/{meetingId}', ''],
+        ['GET', '/meetings/{meetingId}/ice-servers', '/ice-servers'],
+        ['POST', '/meetings/{meetingId}/end', '/end'],
+      ] as const
+    ).map(
+      ([method, path, suffix]): Case => ({
+        name: `${method} ${path}`,
         scene: 'public',
         // Only its two parties (here the owner who rang) know a meeting exists.
         expect: row(200, 404, 404, 404, 404, 404, 404, 401),
         notFound: 'meeting_not_found',
         request: async (live) => {
-          const id = await meetingIn(live);
-          return method === 'GET'
-            ? { method, url: `/meetings/${id}` }
-            : post(`/meetings/${id}/end`, {});
+          const url = `/meetings/${await meetingIn(live)}${suffix}`;
+          return method === 'GET' ? { method, url } : post(url, {});
         },
       }),
     ),
