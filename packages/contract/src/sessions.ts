@@ -280,7 +280,7 @@ export const sessionQuerySchema = z
   .meta({ id: 'SessionQuery' });
 export type SessionQuery = z.infer<typeof sessionQuerySchema>;
 
-/** Query string of `GET /queues/{qid}/sessions` (no component ids: query strings are inlined). */
+/** Query string of `GET /queues/{queueId}/sessions` (no component ids: query strings are inlined). */
 export const queueSessionsQuerySchema = z.object({
   from: localDateSchema.optional(),
   to: localDateSchema.optional(),

@@ -133,7 +133,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
   );
 
   app.get(
-    '/queues/:qid/sessions',
+    '/queues/:queueId/sessions',
     {
       schema: {
         ...doc(
@@ -144,7 +144,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
           { 200: dataEnvelope(sessionListSchema) },
           read,
         ),
-        params: z.object({ qid: z.uuid() }),
+        params: z.object({ queueId: z.uuid() }),
         querystring: queueSessionsQuerySchema,
       },
     },
@@ -152,14 +152,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
       data: await service.listQueueSessions(
         deps,
         request.caller,
-        request.params.qid,
+        request.params.queueId,
         request.query,
       ),
     }),
   );
 
   app.get(
-    '/company/queues/:qid/sessions/:sessionId',
+    '/company/queues/:queueId/sessions/:sessionId',
     {
       schema: {
         ...doc(
@@ -168,14 +168,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ApiDeps> = async (
           { 200: dataEnvelope(sessionSchema) },
           read,
         ),
-        params: z.object({ qid: z.uuid(), sessionId: z.uuid() }),
+        params: z.object({ queueId: z.uuid(), sessionId: z.uuid() }),
       },
     },
     async (request) => ({
       data: await service.getSession(
         deps,
         request.caller,
-        request.params.qid,
+        request.params.queueId,
         request.params.sessionId,
       ),
     }),
