@@ -44,6 +44,13 @@ const statusByCode = {
   slot_blocked: 409,
   slot_in_past: 409,
   invalid_token_transition: 409,
+  // Meetings (modules/meetings).
+  meeting_not_found: 404,
+  meeting_not_live: 409,
+  meeting_in_progress: 409,
+  video_not_offered: 409,
+  token_not_in_service: 409,
+  visitor_not_reachable: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof statusByCode;
