@@ -49,11 +49,10 @@ describe('the endpoint table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it.each(table)('%s: declares at least one success status and its error codes', (_n, e) => {
+  it.each(table)('%s: declares its success statuses and well-formed error codes', (_n, e) => {
     const statuses = Object.keys(e.responses).map(Number);
     expect(statuses.length).toBeGreaterThan(0);
     for (const status of statuses) expect(status >= 200 && status < 300).toBe(true);
-    expect(e.errors.length).toBeGreaterThan(0);
     for (const code of e.errors) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
   });
 });
