@@ -5,18 +5,12 @@ import { endpoints } from './endpoints.ts';
 const table = Object.entries(endpoints);
 const placeholders = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
-/** Spec §7's paths keep the placeholder names the spec gives them ({qid}, {id}). */
+/** Spec §7's paths keep the placeholder names the spec gives them ({id}); a queue is {queueId}. */
 const specPaths = new Set([
-  '/company/queues/{qid}',
-  '/queues/{qid}/sessions',
-  '/company/queues/{qid}/sessions/{sessionId}',
-  '/queues/{qid}/sub-queues',
-  '/queues/{qid}/service-types',
   '/company/{id}/users',
   '/queues/sessions/{sessionId}/slots/{slotNo}/tokens',
   '/queues/sessions/{sessionId}/services',
   '/queues/sessions/services/{serviceId}/slots',
-  '/queues/{queueId}/service-areas',
 ]);
 
 /** Everywhere else, one name per thing. */
