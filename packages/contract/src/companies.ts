@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  currencySchema,
-  idSchema,
-  nullableText,
-  timestampSchema,
-  timezoneSchema,
-} from './common.ts';
+import { currencySchema, idSchema, timestampSchema, timezoneSchema } from './common.ts';
+import { countrySchema, phoneInputSchema } from './phone.ts';
 
 export const companyPlans = ['free', 'pro', 'business'] as const;
 export const companyRoles = ['owner', 'admin', 'staff'] as const;
@@ -22,6 +17,8 @@ export const companySchema = z
     name: z.string(),
     slug: z.string(),
     timezone: z.string(),
+    /** ISO 3166-1 alpha-2: national phone numbers of this company are read in it. */
+    country: z.string(),
     currency: z.string(),
     logoUrl: z.string().nullable(),
     contactEmail: z.string().nullable(),
@@ -39,10 +36,13 @@ export const createCompanyBodySchema = z
   .object({
     name: z.string().trim().min(1).max(120),
     timezone: timezoneSchema,
+    /** Defaults to DEFAULT_COUNTRY (phone.ts). */
+    country: countrySchema.optional(),
     currency: currencySchema.optional(),
     logoUrl: z.url().max(2048).nullable().optional(),
     contactEmail: z.email().max(320).nullable().optional(),
-    contactPhone: nullableText(40).optional(),
+    /** Normalised to E.164 in the company's country; `invalid_phone` otherwise. */
+    contactPhone: phoneInputSchema.nullable().optional(),
   })
   .strict()
   .meta({ id: 'CreateCompany' });

@@ -12,6 +12,7 @@ const board: SessionBoard = {
   companyName: 'Harbourview Health Centre',
   queueName: 'General practice',
   status: 'open',
+  notes: '',
   nowServing: 'A-017',
   nowServingCounter: 'Counter 2',
   recentlyCalled: ['A-016', 'A-015'],
