@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { type ApiSession, api, signUpViaApi, useSession } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
+import { LIVE_WITHIN_MS, subscribed, withoutPollingFallback } from './realtime-helpers.ts';
 
 const PASSWORD = 'Visitor-journey-2026!';
 const shots = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -31,7 +32,7 @@ async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, 
 test.describe('visitor journeys', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('a visitor takes a token by link; staff call next; the visitor and the board see it live', async ({
+  test('a visitor takes a token by link; staff call next and pause; the visitor and the board see it live', async ({
     browser,
     request,
   }) => {
@@ -48,12 +49,17 @@ test.describe('visitor journeys', () => {
     const sessionId = scheduled.sessions[0]?.id as string;
     await api(request, staff, 'POST', '/queues/sessions/status', { sessionId, status: 'open' });
 
-    // The visitor, signed in, follows the queue's join link and takes a token.
-    // Visitors are on their phones.
+    // The visitor, signed in, follows the queue's join link and takes a token; only realtime
+    // can change their page (the polling fallback is off). Visitors are on their phones.
     const visitorPage = await (
       await browser.newContext({ viewport: { width: 390, height: 844 } })
     ).newPage();
+    await withoutPollingFallback(visitorPage);
     await useSession(visitorPage, await signUpViaApi(request, uniqueEmail('visitor'), PASSWORD));
+    const visitorListens = Promise.all([
+      subscribed(visitorPage, '/topic/user/'),
+      subscribed(visitorPage, `/topic/session/${sessionId}`),
+    ]);
     await visitorPage.goto(`/join?code=${queue.joinCode}`);
     await visitorPage
       .getByRole('button', { name: /^Take a token/ })
@@ -62,10 +68,19 @@ test.describe('visitor journeys', () => {
     await expect(visitorPage.getByText('Your token')).toBeVisible();
     await expect(visitorPage.getByText('W-001').first()).toBeVisible();
 
-    // The waiting room's board, anonymous.
+    // A reload keeps the confirmation (never "Take a token" again for this session).
+    await visitorPage.reload();
+    await expect(visitorPage.getByTestId('token-number')).toHaveText('W-001');
+    await expect(visitorPage.getByRole('button', { name: /^Take a token/ })).toHaveCount(0);
+    await visitorListens;
+
+    // The waiting room's board, anonymous, also realtime only.
     const boardPage = await (await browser.newContext()).newPage();
+    await withoutPollingFallback(boardPage);
+    const boardListens = subscribed(boardPage, `/topic/session/${sessionId}`);
     await boardPage.goto(`/display/${sessionId}`);
     await expect(boardPage.getByLabel('Nobody called yet')).toBeVisible();
+    await boardListens;
 
     // Staff, in a second browser, press "Call next" on the live console.
     const staffPage = await (await browser.newContext()).newPage();
@@ -73,13 +88,21 @@ test.describe('visitor journeys', () => {
     await staffPage.goto(`/admin/live-sessions/all/${today}/${sessionId}`);
     await staffPage.getByRole('button', { name: 'Call next' }).click();
 
-    await expect(visitorPage.getByText('It is your turn')).toBeVisible({ timeout: 20_000 });
-    await expect(boardPage.getByTestId('now-serving')).toHaveText('W-001', { timeout: 20_000 });
+    const live = { timeout: LIVE_WITHIN_MS };
+    await expect(visitorPage.getByText('It is your turn')).toBeVisible(live);
+    await expect(boardPage.getByTestId('now-serving')).toHaveText('W-001', live);
     for (const screen of [visitorPage, boardPage, staffPage]) {
       expect(await blockingViolations(screen)).toEqual([]);
     }
     await visitorPage.screenshot({ path: `${shots}visit-your-turn-390.png`, fullPage: true });
     await staffPage.screenshot({ path: `${shots}visit-live-console-1280.png`, fullPage: true });
+
+    // Staff pause the session: the visitor and the board say so at once.
+    await staffPage.getByRole('button', { name: 'Pause' }).click();
+    await expect(visitorPage.getByText('The session is paused')).toBeVisible(live);
+    await expect(boardPage.getByText('Short pause: we will be right back')).toBeVisible(live);
+    await visitorPage.screenshot({ path: `${shots}visit-session-paused-390.png`, fullPage: true });
+    await boardPage.screenshot({ path: `${shots}display-paused-1280.png`, fullPage: true });
   });
 
   test('a visitor books a slot and finds it in my sessions', async ({ page, request }) => {

@@ -19,6 +19,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import type { EventPublisher } from './lib/events.ts';
 import type { Lifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
+import { createCallRelay } from './modules/meetings/meetings.relay.ts';
 import type { CallAuthorizer } from './realtime/realtime.policy.ts';
 import { registerRealtime } from './realtime/realtime.ts';
 
@@ -34,7 +35,7 @@ export type AppDeps = {
   clock?: Clock;
   /** Where committed changes are announced (the realtime module); silent when left out. */
   publisher?: EventPublisher;
-  /** The `/app/call` forwarding rule (meetings); every call is refused when left out. */
+  /** The `/app/call` forwarding rule; the meetings relay when left out (tests may swap it). */
   authorizeCall?: CallAuthorizer;
 };
 
@@ -68,12 +69,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   // The auth service's context, for modules that call it server-side (inviteUserByEmail).
   app.decorate('authService', { current: undefined } satisfies AuthContextRef);
+  // The call relay announces meeting state changes through the publisher the realtime
+  // endpoint it belongs to creates: bound late, by the time the first call arrives it exists.
+  const publisher: EventPublisher = {
+    publish: (destination, body) =>
+      (deps.publisher ?? realtime.publisher).publish(destination, body),
+  };
   const realtime = await registerRealtime(app, {
     config,
     db: deps.database.db,
     keys,
     clock,
-    ...(deps.authorizeCall ? { authorizeCall: deps.authorizeCall } : {}),
+    authorizeCall:
+      deps.authorizeCall ?? createCallRelay({ db: deps.database.db, clock, publisher }),
   });
   await app.register(apiPlugin, {
     prefix: '/api',
@@ -82,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lifecycle: deps.lifecycle,
     clock,
     keys,
-    publisher: deps.publisher ?? realtime.publisher,
+    publisher,
     authService: app.authService,
   });
   await app.register(authPlugin, {

@@ -15,6 +15,7 @@ import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { DEMO_PASSWORD, seedDemoData } from './modules/demo/demo.seed.ts';
+import { createMissedCallSweeper } from './modules/meetings/meetings.sweeper.ts';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.ts';
 import { enqueueDueReminders } from './modules/tokens/tokens.notifications.ts';
 
@@ -45,6 +46,7 @@ let app: FastifyInstance | undefined;
 let database: Database | undefined;
 let releaseDataDir: (() => Promise<void>) | undefined;
 let outbox: Outbox | undefined;
+let missedCalls: ReturnType<typeof createMissedCallSweeper> | undefined;
 let stopping = false;
 async function shutdown(reason: string, exitCode: number) {
   if (stopping) {
@@ -60,6 +62,7 @@ async function shutdown(reason: string, exitCode: number) {
   }, config.shutdownTimeoutMs);
   forceExit.unref();
   try {
+    await missedCalls?.stop(); // before the realtime bus it announces on closes
     await app?.close(); // stops accepting, waits for in-flight requests
     await outbox?.stop(); // lets a delivery under way finish; the rest stays queued
     await database?.close();
@@ -117,6 +120,13 @@ outbox = createOutbox({
   },
 });
 outbox.start();
+missedCalls = createMissedCallSweeper({
+  db,
+  clock: systemClock,
+  publisher: app.realtime.publisher,
+  log,
+});
+missedCalls.start();
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { currencySchema, idSchema, timestampSchema, timezoneSchema } from './common.ts';
+import { currencySchema, idSchema, okSchema, timestampSchema, timezoneSchema } from './common.ts';
+import { endpoint, signedInErrors } from './endpoint.ts';
 import { countrySchema, phoneInputSchema } from './phone.ts';
 
 export const companyPlans = ['free', 'pro', 'business'] as const;
@@ -30,7 +31,9 @@ export const companySchema = z
   .meta({ id: 'Company' });
 export type Company = z.infer<typeof companySchema>;
 
-export const companyParamsSchema = z.object({ id: idSchema });
+/** `/company/{id}/users` is the spec's path; the company's own paths name it `companyId`. */
+export const companyUsersParamsSchema = z.object({ id: idSchema });
+export const companyParamsSchema = z.object({ companyId: idSchema });
 
 export const createCompanyBodySchema = z
   .object({
@@ -73,7 +76,7 @@ export const companyUserSchema = z
   .meta({ id: 'CompanyUser' });
 export type CompanyUser = z.infer<typeof companyUserSchema>;
 
-export const companyUserParamsSchema = z.object({ id: idSchema, userId: idSchema });
+export const companyUserParamsSchema = z.object({ companyId: idSchema, userId: idSchema });
 
 export const inviteCompanyUserBodySchema = z
   .object({
@@ -94,3 +97,74 @@ export const updateCompanyUserBodySchema = z
   .refine((body) => body.role !== undefined || body.status !== undefined, 'Give a role or a status')
   .meta({ id: 'UpdateCompanyUser' });
 export type UpdateCompanyUserBody = z.infer<typeof updateCompanyUserBodySchema>;
+
+export const companyEndpoints = {
+  createCompany: endpoint({
+    method: 'POST',
+    path: '/company',
+    tag: 'companies',
+    summary: 'Create a company; the caller becomes its owner',
+    body: createCompanyBodySchema,
+    responses: { 201: companySchema },
+    errors: signedInErrors,
+  }),
+  getCompany: endpoint({
+    method: 'GET',
+    path: '/company/:companyId',
+    tag: 'companies',
+    summary: 'A company (members)',
+    params: companyParamsSchema,
+    responses: { 200: companySchema },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+  updateCompany: endpoint({
+    method: 'PATCH',
+    path: '/company/:companyId',
+    tag: 'companies',
+    summary: 'Change company settings (owner, admin)',
+    params: companyParamsSchema,
+    body: updateCompanyBodySchema,
+    responses: { 200: companySchema },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+  listCompanyUsers: endpoint({
+    method: 'GET',
+    path: '/company/:id/users',
+    tag: 'companies',
+    summary: 'Members of a company (owner, admin)',
+    params: companyUsersParamsSchema,
+    responses: { 200: z.array(companyUserSchema) },
+    errors: signedInErrors,
+  }),
+  inviteCompanyUser: endpoint({
+    method: 'POST',
+    path: '/company/:id/users',
+    tag: 'companies',
+    summary:
+      'Invite a member by email as admin or staff (owner, admin); they become active at their first sign-in',
+    params: companyUsersParamsSchema,
+    body: inviteCompanyUserBodySchema,
+    responses: { 201: companyUserSchema },
+    errors: [...signedInErrors, 'not_found', 'already_member'],
+  }),
+  updateCompanyUser: endpoint({
+    method: 'PATCH',
+    path: '/company/:companyId/users/:userId',
+    tag: 'companies',
+    summary:
+      "Change a member's role, or disable / re-enable them (owner, admin; admins cannot touch owners)",
+    params: companyUserParamsSchema,
+    body: updateCompanyUserBodySchema,
+    responses: { 200: companyUserSchema },
+    errors: [...signedInErrors, 'owner_protected', 'not_found', 'last_owner', 'invite_pending'],
+  }),
+  removeCompanyUser: endpoint({
+    method: 'DELETE',
+    path: '/company/:companyId/users/:userId',
+    tag: 'companies',
+    summary: 'Remove a member (owner, admin; never the last active owner)',
+    params: companyUserParamsSchema,
+    responses: { 200: okSchema },
+    errors: [...signedInErrors, 'owner_protected', 'not_found', 'last_owner'],
+  }),
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from './common.ts';
+import { idSchema, okSchema, timestampSchema } from './common.ts';
+import { endpoint, signedInErrors } from './endpoint.ts';
 
 export const clientPromotionSchema = z
   .object({
@@ -85,4 +86,44 @@ export const listClientPromotionsQuerySchema = z.object({
   scope: z.enum(['current', 'all']).default('current'),
 });
 
-export const clientPromotionParamsSchema = z.object({ id: idSchema });
+export const clientPromotionParamsSchema = z.object({ promotionId: idSchema });
+
+export const promotionEndpoints = {
+  listPromotions: endpoint({
+    method: 'GET',
+    path: '/queues/client-promotions',
+    tag: 'promotions',
+    summary: "A company's promotions: current ones for anyone; scope=all for owners and admins",
+    query: listClientPromotionsQuerySchema,
+    responses: { 200: z.array(clientPromotionSchema) },
+    errors: signedInErrors,
+  }),
+  createPromotion: endpoint({
+    method: 'POST',
+    path: '/queues/client-promotions',
+    tag: 'promotions',
+    summary: 'Create a promotion (owner, admin)',
+    body: createClientPromotionBodySchema,
+    responses: { 201: clientPromotionSchema },
+    errors: signedInErrors,
+  }),
+  updatePromotion: endpoint({
+    method: 'PATCH',
+    path: '/queues/client-promotions/:promotionId',
+    tag: 'promotions',
+    summary: 'Change a promotion (owner, admin)',
+    params: clientPromotionParamsSchema,
+    body: updateClientPromotionBodySchema,
+    responses: { 200: clientPromotionSchema },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+  deletePromotion: endpoint({
+    method: 'DELETE',
+    path: '/queues/client-promotions/:promotionId',
+    tag: 'promotions',
+    summary: 'Delete a promotion (owner, admin)',
+    params: clientPromotionParamsSchema,
+    responses: { 200: okSchema },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+};

@@ -91,19 +91,4 @@ export const userEvent = z.discriminatedUnion('type', [
 ]);
 export type UserEvent = z.infer<typeof userEvent>;
 
-// --- /topic/meeting/{subscribeId} and /app/call (spec §7) ---
-
-/** Call signalling: type, offer/answer/candidate and meta naming the session and token. */
-export const callMessage = z.object({
-  type: z.string().min(1).max(40),
-  offer: z.unknown().optional(),
-  answer: z.unknown().optional(),
-  candidate: z.unknown().optional(),
-  meta: z
-    .object({
-      sessionId: z.uuid(),
-      token: z.string().min(1).max(64),
-    })
-    .loose(),
-});
-export type CallMessage = z.infer<typeof callMessage>;
+// /topic/meeting/{subscribeId} and /app/call (spec §7): see meetings.ts.

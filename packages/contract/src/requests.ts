@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from './common.ts';
+import { idSchema, okSchema, timestampSchema } from './common.ts';
+import { endpoint, signedInErrors } from './endpoint.ts';
 
 export const joinRequestStatuses = ['pending', 'approved', 'rejected'] as const;
 export type JoinRequestStatus = (typeof joinRequestStatuses)[number];
@@ -48,4 +49,44 @@ export const decideJoinRequestBodySchema = z
   .meta({ id: 'DecideJoinRequest' });
 export type DecideJoinRequestBody = z.infer<typeof decideJoinRequestBodySchema>;
 
-export const joinRequestParamsSchema = z.object({ id: idSchema });
+export const joinRequestParamsSchema = z.object({ requestId: idSchema });
+
+export const requestEndpoints = {
+  listJoinRequests: endpoint({
+    method: 'GET',
+    path: '/queues/requests',
+    tag: 'join requests',
+    summary: "Join requests: a queue's (owner, admin) with queueId, else the caller's own",
+    query: listJoinRequestsQuerySchema,
+    responses: { 200: z.array(joinRequestSchema) },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+  createJoinRequest: endpoint({
+    method: 'POST',
+    path: '/queues/requests',
+    tag: 'join requests',
+    summary: 'Ask to join a private queue (201 new; 200 when already asked)',
+    body: createJoinRequestBodySchema,
+    responses: { 201: joinRequestSchema, 200: joinRequestSchema },
+    errors: ['validation_failed', 'unauthorized', 'not_found', 'join_request_not_needed'],
+  }),
+  decideJoinRequest: endpoint({
+    method: 'PATCH',
+    path: '/queues/requests/:requestId',
+    tag: 'join requests',
+    summary: 'Approve or reject a join request (owner, admin)',
+    params: joinRequestParamsSchema,
+    body: decideJoinRequestBodySchema,
+    responses: { 200: joinRequestSchema },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+  withdrawJoinRequest: endpoint({
+    method: 'DELETE',
+    path: '/queues/requests/:requestId',
+    tag: 'join requests',
+    summary: 'Withdraw the own join request',
+    params: joinRequestParamsSchema,
+    responses: { 200: okSchema },
+    errors: ['validation_failed', 'unauthorized', 'not_found'],
+  }),
+};

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, timezoneSchema } from './common.ts';
 import { companyRoles, companyUserStatuses } from './companies.ts';
+import { endpoint, signedInErrors } from './endpoint.ts';
 
 /** `GET /user/user-data?userId=<email>`: whom to describe; the caller when left out. */
 export const userDataQuerySchema = z.object({
@@ -41,3 +42,25 @@ export const updateProfileBodySchema = z
   .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
   .meta({ id: 'UpdateProfile' });
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
+
+export const userEndpoints = {
+  getUserData: endpoint({
+    method: 'GET',
+    path: '/user/user-data',
+    tag: 'users',
+    summary:
+      "A user's roles record (own, or a member of a company the caller administers); accepts pending invites",
+    query: userDataQuerySchema,
+    responses: { 200: userDataSchema },
+    errors: [...signedInErrors, 'not_found'],
+  }),
+  updateProfile: endpoint({
+    method: 'PATCH',
+    path: '/user/profile',
+    tag: 'users',
+    summary: 'Change the own display name, avatar or time zone',
+    body: updateProfileBodySchema,
+    responses: { 200: userDataSchema },
+    errors: ['validation_failed', 'unauthorized'],
+  }),
+};

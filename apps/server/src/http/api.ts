@@ -9,6 +9,7 @@ import type { Lifecycle } from '../lib/lifecycle.ts';
 import { companyRoutes } from '../modules/companies/companies.routes.ts';
 import type { InviteUser } from '../modules/companies/companies.service.ts';
 import { createInviter } from '../modules/companies/inviter.ts';
+import { meetingRoutes } from '../modules/meetings/meetings.routes.ts';
 import { promotionRoutes } from '../modules/promotions/promotions.routes.ts';
 import { queueRoutes } from '../modules/queues/queues.routes.ts';
 import { requestRoutes } from '../modules/requests/requests.routes.ts';
@@ -64,4 +65,5 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   await app.register(promotionRoutes, { db, clock });
   await app.register(requestRoutes, { db, clock });
   await app.register(sessionRoutes, deps);
+  await app.register(meetingRoutes, { db, clock, publisher });
 };

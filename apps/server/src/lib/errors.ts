@@ -47,6 +47,13 @@ const statusByCode = {
   invalid_token_transition: 409,
   token_called_by_other: 409,
   idempotency_key_reused: 409,
+  // Meetings (modules/meetings).
+  meeting_not_found: 404,
+  meeting_not_live: 409,
+  meeting_in_progress: 409,
+  video_not_offered: 409,
+  token_not_in_service: 409,
+  visitor_not_reachable: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof statusByCode;

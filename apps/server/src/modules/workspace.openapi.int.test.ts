@@ -1,3 +1,4 @@
+import { endpoints } from '@upnext/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
@@ -13,12 +14,12 @@ type Operation = {
 /** Every provider-workspace route, as the OpenAPI document must list it. */
 const expected: Array<[string, string, string]> = [
   ['post', '/api/company', '201'],
-  ['get', '/api/company/{id}', '200'],
-  ['patch', '/api/company/{id}', '200'],
+  ['get', '/api/company/{companyId}', '200'],
+  ['patch', '/api/company/{companyId}', '200'],
   ['get', '/api/company/{id}/users', '200'],
   ['post', '/api/company/{id}/users', '201'],
-  ['patch', '/api/company/{id}/users/{userId}', '200'],
-  ['delete', '/api/company/{id}/users/{userId}', '200'],
+  ['patch', '/api/company/{companyId}/users/{userId}', '200'],
+  ['delete', '/api/company/{companyId}/users/{userId}', '200'],
   ['get', '/api/user/user-data', '200'],
   ['patch', '/api/user/profile', '200'],
   ['get', '/api/company/queues', '200'],
@@ -44,12 +45,12 @@ const expected: Array<[string, string, string]> = [
   ['delete', '/api/queues/{queueId}/service-areas/{id}', '200'],
   ['get', '/api/queues/client-promotions', '200'],
   ['post', '/api/queues/client-promotions', '201'],
-  ['patch', '/api/queues/client-promotions/{id}', '200'],
-  ['delete', '/api/queues/client-promotions/{id}', '200'],
+  ['patch', '/api/queues/client-promotions/{promotionId}', '200'],
+  ['delete', '/api/queues/client-promotions/{promotionId}', '200'],
   ['get', '/api/queues/requests', '200'],
   ['post', '/api/queues/requests', '201'],
-  ['patch', '/api/queues/requests/{id}', '200'],
-  ['delete', '/api/queues/requests/{id}', '200'],
+  ['patch', '/api/queues/requests/{requestId}', '200'],
+  ['delete', '/api/queues/requests/{requestId}', '200'],
 ];
 
 describe('the provider workspace in the OpenAPI document', () => {
@@ -94,8 +95,22 @@ describe('the provider workspace in the OpenAPI document', () => {
     },
   );
 
+  it.each(Object.entries(endpoints))(
+    "the table's %s is documented as declared",
+    (_name, endpoint) => {
+      const path = `/api${endpoint.path.replace(/:(\w+)/g, '{$1}')}`;
+      const operation = paths[path]?.[endpoint.method.toLowerCase()];
+      expect(operation, `${endpoint.method} ${path} missing`).toBeDefined();
+      expect(operation?.summary).toBe(endpoint.summary);
+      for (const status of Object.keys(endpoint.responses)) {
+        expect(operation?.responses[status]?.content?.['application/json']?.schema).toBeDefined();
+      }
+      for (const code of endpoint.errors) expect(operation?.description).toContain(code);
+    },
+  );
+
   it('documents the workspace error codes with their statuses', () => {
-    const description = paths['/api/company/{id}/users/{userId}']?.patch?.description ?? '';
+    const description = paths['/api/company/{companyId}/users/{userId}']?.patch?.description ?? '';
     expect(description).toContain('409 last_owner, invite_pending');
     expect(description).toContain('403 forbidden, owner_protected');
   });

@@ -71,17 +71,17 @@ export function authorizeSendDestination(caller: Caller, destination: string): D
 
 /**
  * The rule for `/app/call` (PRODUCT.md): a call message goes only between the staff member who
- * started the meeting and the holder of the session's token named in `meta`. It needs meetings,
- * which do not exist yet, so the default refuses everything; the meetings module injects the
- * real rule through `createRealtime({ authorizeCall })`.
+ * started the meeting and the holder of the session's token named in `meta`. The meetings
+ * module implements it (`modules/meetings/meetings.relay.ts`, injected by app.ts).
  */
 export type CallDecision =
-  | { allow: true /** `/topic/meeting/{subscribeId}` of the other party. */; destination: string }
+  | {
+      allow: true;
+      /** `/topic/meeting/{subscribeId}` of the other party. */
+      destination: string;
+      /** What to forward, when the rule normalised the message (else the message as sent). */
+      body?: unknown;
+    }
   | { allow: false; message: string };
 
 export type CallAuthorizer = (caller: SignedInCaller, message: unknown) => Promise<CallDecision>;
-
-export const refuseCalls: CallAuthorizer = async () => ({
-  allow: false,
-  message: 'Calls are not available: there is no meeting to forward this message to.',
-});

@@ -14,7 +14,7 @@ import { AppError } from '../lib/errors.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import { LocalBroker } from './broker.ts';
 import { connectBus, type RealtimeBus } from './bus.ts';
-import { type CallAuthorizer, refuseCalls } from './realtime.policy.ts';
+import type { CallAuthorizer } from './realtime.policy.ts';
 import { StompConnection, stompLimits } from './stomp-connection.ts';
 
 export const stompSubprotocol = 'v12.stomp';
@@ -25,8 +25,8 @@ export type RealtimeDeps = {
   db: Db;
   keys: AuthKeys;
   clock: Clock;
-  /** The rule for `/app/call` (meetings); refuses every call until meetings exist. */
-  authorizeCall?: CallAuthorizer;
+  /** The rule for `/app/call`: the meetings relay. */
+  authorizeCall: CallAuthorizer;
   /** Tests give each run its own bus channel. */
   busChannel?: string;
 };
@@ -137,7 +137,7 @@ export async function registerRealtime(
             db: deps.db,
             caller,
             broker,
-            authorizeCall: deps.authorizeCall ?? refuseCalls,
+            authorizeCall: deps.authorizeCall,
             forward: publish,
             heartbeatMs: deps.config.realtime.heartbeatMs,
             stillSignedIn: () => stillSignedIn(token),

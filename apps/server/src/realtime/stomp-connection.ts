@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { callMessageMaxBytes } from '@upnext/contract/meetings';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/client.ts';
@@ -19,12 +20,18 @@ import {
 } from './stomp-frame.ts';
 
 export const stompLimits = {
-  /** Largest incoming frame; the WebSocket message limit is the same. */
-  maxFrameBytes: 64 * 1024,
+  /** Largest incoming frame: the largest call message and room for its headers. */
+  maxFrameBytes: callMessageMaxBytes + 4096,
   maxHeaders: 64,
   maxSubscriptions: 100,
   /** Unsent bytes a client may fall behind by before it is dropped as a slow consumer. */
   maxBufferedBytes: 4 * 1024 * 1024,
+  /**
+   * SEND frames per connection: a token bucket of `sendBurst`, refilled at `sendPerSecond`.
+   * A call's set-up (an offer and a trickle of ICE candidates) stays well inside it.
+   */
+  sendBurst: 50,
+  sendPerSecond: 20,
 } as const;
 
 export type ConnectionDeps = {
@@ -61,6 +68,8 @@ export class StompConnection {
   private state: 'connecting' | 'connected' | 'closed' = 'connecting';
   private queue: Promise<void> = Promise.resolve();
   private messageCount = 0;
+  private sendTokens: number = stompLimits.sendBurst;
+  private sendTokensAt = performance.now();
   private lastReceivedAt = Date.now();
   private sendTimer: NodeJS.Timeout | undefined;
   private checkTimer: NodeJS.Timeout | undefined;
@@ -139,6 +148,18 @@ export class StompConnection {
       return;
     }
     for (const frame of frames) {
+      // A flood is refused as it arrives, before any of it waits on the database.
+      if (frame.command === 'SEND' && !this.takeSendToken()) {
+        const receipt = optionalReceipt(frame.headers.receipt);
+        this.queue = this.queue.then(() =>
+          this.fail(
+            'Too many messages',
+            `At most ${stompLimits.sendPerSecond} messages a second (bursts of ${stompLimits.sendBurst}) per connection.`,
+            receipt,
+          ),
+        );
+        break;
+      }
       this.queue = this.queue.then(() => this.handle(frame));
     }
     this.queue = this.queue.catch((error: unknown) => {
@@ -323,6 +344,14 @@ export class StompConnection {
     const caller = this.deps.caller;
     if (!this.allowed(authorizeSendDestination(caller, destination), receipt)) return false;
     if (caller.kind !== 'user') return false;
+    if (frame.body.length > callMessageMaxBytes) {
+      this.fail(
+        'Call refused',
+        `A call message may be at most ${callMessageMaxBytes} bytes.`,
+        optionalReceipt(receipt),
+      );
+      return false;
+    }
     if (!(await this.checkSignedIn(receipt))) return false;
     let message: unknown;
     try {
@@ -340,7 +369,20 @@ export class StompConnection {
       this.fail('Call refused', decision.message, optionalReceipt(receipt));
       return false;
     }
-    this.deps.forward(decision.destination, JSON.stringify(message));
+    this.deps.forward(decision.destination, JSON.stringify(decision.body ?? message));
+    return true;
+  }
+
+  /** The SEND rate limit: takes one token from the bucket, refilled by the time elapsed. */
+  private takeSendToken(): boolean {
+    const now = performance.now();
+    this.sendTokens = Math.min(
+      stompLimits.sendBurst,
+      this.sendTokens + ((now - this.sendTokensAt) / 1000) * stompLimits.sendPerSecond,
+    );
+    this.sendTokensAt = now;
+    if (this.sendTokens < 1) return false;
+    this.sendTokens -= 1;
     return true;
   }
 

@@ -2,6 +2,7 @@ import { Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../lib/error-text.ts';
 import { Notice } from './tones.tsx';
 
 /** Grey bars in the shape of a list while it loads; announced once to screen readers. */
@@ -43,6 +44,11 @@ export function LoadFailed({ message, onRetry }: { message: string; onRetry?: ()
       </Stack>
     </Notice>
   );
+}
+
+/** A failed load, in the words `errorText` chooses for it, with a way to try again. */
+export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return <LoadFailed message={errorText(error)} {...(onRetry ? { onRetry } : {})} />;
 }
 
 interface EmptyBlockProps {

@@ -1,3 +1,4 @@
+import { endpoints } from '@upnext/contract/endpoints';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api } from './api-client.ts';
 import { setAuthSession } from './auth-session.ts';
@@ -98,5 +99,60 @@ describe('api client', () => {
     const abort = new DOMException('aborted', 'AbortError');
     fetchMock.mockRejectedValue(abort);
     await expect(api.get('/company/queues', { signal: controller.signal })).rejects.toBe(abort);
+  });
+});
+
+describe('api.call through the endpoint table', () => {
+  it("uses the endpoint's method and path, URL-encodes its params and sends its body", async () => {
+    await api.call(endpoints.decideJoinRequest, {
+      params: { requestId: 'a b/c?' },
+      body: { status: 'approved' },
+    });
+    const { url, init, headers } = lastRequest();
+    expect(url).toBe('/api/queues/requests/a%20b%2Fc%3F');
+    expect(init.method).toBe('PATCH');
+    expect(init.body).toBe('{"status":"approved"}');
+    expect(headers.get('Content-Type')).toBe('application/json');
+  });
+
+  it('puts the query in the query string, leaving out unset values', async () => {
+    await api.call(endpoints.listJoinRequests, {
+      query: { status: 'pending', queueId: undefined },
+    });
+    const { url, init } = lastRequest();
+    expect(url).toBe('/api/queues/requests?status=pending');
+    expect(init.method).toBe('GET');
+    expect(init.body).toBeUndefined();
+  });
+
+  it('resolves with the typed data and rejects with the error envelope', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { data: { ok: true } }));
+    const data = await api.call(endpoints.withdrawJoinRequest, { params: { requestId: 'r1' } });
+    const ok: true = data.ok;
+    expect(ok).toBe(true);
+
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(409, { error: { code: 'join_request_not_needed', message: 'Public queue.' } }),
+    );
+    const error = await api
+      .call(endpoints.createJoinRequest, { body: { queueId: 'q1' } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 409, code: 'join_request_not_needed' });
+  });
+
+  it('refuses, at compile time, input the endpoint does not declare', () => {
+    // Only type-checked: each line is a mistake tsc must reject.
+    const mistakes = () => [
+      // @ts-expect-error the path variable is required
+      api.call(endpoints.withdrawJoinRequest, {}),
+      api.call(endpoints.decideJoinRequest, {
+        params: { requestId: 'r1' },
+        // @ts-expect-error a body of the wrong shape
+        body: { status: 'maybe' },
+      }),
+      // @ts-expect-error a GET has no body
+      api.call(endpoints.listJoinRequests, { body: { status: 'pending' } }),
+    ];
+    expect(typeof mistakes).toBe('function');
   });
 });

@@ -1,3 +1,4 @@
+import type { Endpoint, EndpointData, EndpointInput } from '@upnext/contract/endpoint';
 import { buildPath } from '@upnext/contract/routes';
 import { getFreshAccessToken } from './auth-session.ts';
 
@@ -41,6 +42,8 @@ export interface ApiRequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 function browserTimeZone(): string {
@@ -102,7 +105,7 @@ export async function apiRequest<T>(
   options: ApiRequestOptions = {},
 ): Promise<T> {
   const url = buildUrl(pattern, options);
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ ...options.headers, Accept: 'application/json' });
   // Fresh from the auth client: a token close to expiry is refreshed before it is sent.
   const token = await getFreshAccessToken();
   if (token) {
@@ -137,6 +140,20 @@ export async function apiRequest<T>(
 }
 
 export const api = {
+  /**
+   * Call one endpoint of the contract's table: its path, method and input parts, typed; resolves
+   * with the `data` it declares.
+   */
+  call: <E extends Endpoint>(
+    endpoint: E,
+    input: EndpointInput<E> & { signal?: AbortSignal | undefined },
+  ): Promise<EndpointData<E>> => {
+    const { signal, ...parts } = input;
+    return apiRequest<EndpointData<E>>(endpoint.method, endpoint.path, {
+      ...(parts as ApiRequestOptions),
+      ...(signal ? { signal } : {}),
+    });
+  },
   get: <T>(pattern: string, options?: Omit<ApiRequestOptions, 'body'>) =>
     apiRequest<T>('GET', pattern, options),
   post: <T>(pattern: string, body?: unknown, options?: ApiRequestOptions) =>

@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { act, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render.tsx';
 import { ApiError } from './api-client.ts';
@@ -65,6 +66,21 @@ describe('API error notification', () => {
     }
     renderWithProviders(<FailingQuery />, createQueryClient());
     expect(await screen.findByRole('alert')).toHaveTextContent('This slot is already full.');
+    expect(reportError).toHaveBeenCalledWith(slotFull, { source: 'api' });
+  });
+
+  it('stays quiet (but reports) when the screen shows the failure itself', async () => {
+    function InlineMutation() {
+      const mutation = useMutation({
+        mutationFn: () => Promise.reject(slotFull),
+        meta: { errorShownInline: true },
+      });
+      useEffect(() => mutation.mutate(), [mutation.mutate]);
+      return mutation.isError ? <p>inline</p> : null;
+    }
+    renderWithProviders(<InlineMutation />, createQueryClient());
+    expect(await screen.findByText('inline')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(reportError).toHaveBeenCalledWith(slotFull, { source: 'api' });
   });
 });

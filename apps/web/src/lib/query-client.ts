@@ -26,6 +26,24 @@ export function notifyApiError(error: unknown): void {
   reportError(error, { source: 'api' });
 }
 
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: ErrorMeta;
+    mutationMeta: ErrorMeta;
+  }
+}
+
+interface ErrorMeta extends Record<string, unknown> {
+  /** The screen shows this query's or mutation's failure itself: no notification as well. */
+  errorShownInline?: boolean;
+}
+
+/** The spec §8 notice, unless the screen already says what went wrong (then only reported). */
+function onApiError(error: unknown, meta: ErrorMeta | undefined): void {
+  if (meta?.errorShownInline) reportError(error, { source: 'api' });
+  else notifyApiError(error);
+}
+
 /** 4xx answers will not change on retry; network failures and 5xx get two more tries. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
@@ -34,8 +52,10 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({ onError: notifyApiError }),
-    mutationCache: new MutationCache({ onError: notifyApiError }),
+    queryCache: new QueryCache({ onError: (error, query) => onApiError(error, query.meta) }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => onApiError(error, mutation.meta),
+    }),
     defaultOptions: {
       queries: { retry: shouldRetry, staleTime: 30_000 },
       mutations: { retry: false },

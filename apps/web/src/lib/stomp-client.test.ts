@@ -1,5 +1,4 @@
 import type { IMessage, StompConfig } from '@stomp/stompjs';
-import { renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAuthSession } from './auth-session.ts';
 import {
@@ -7,7 +6,6 @@ import {
   maxAttemptsMessage,
   RealtimeConnection,
   type StompLike,
-  useTopic,
 } from './stomp-client.ts';
 
 class FakeClient implements StompLike {
@@ -54,11 +52,12 @@ class FakeClient implements StompLike {
   }
 }
 
-function setup() {
+function setup(onDemand = false) {
   const clients: FakeClient[] = [];
   const logger = { info: vi.fn(), warn: vi.fn() };
   let token = 't1';
   const connection = new RealtimeConnection({
+    onDemand,
     url: () => `ws://app/wss?token=${token}`,
     createClient: (config) => {
       const client = new FakeClient(config);
@@ -192,25 +191,56 @@ describe('connectRealtimeToAuth (spec §4)', () => {
   });
 });
 
-describe('useTopic', () => {
-  it('subscribes while mounted, uses the latest handler, and unsubscribes on unmount', () => {
+describe('connection state and on-demand connections', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('is connected from CONNECTED until a loss, and tells its listeners', () => {
     const { connection, clients } = setup();
+    const changes: boolean[] = [];
+    connection.onStateChange(() => changes.push(connection.isConnected));
     connection.start();
+    expect(connection.isConnected).toBe(false);
     clients[0]?.accept();
-    const first = vi.fn();
-    const second = vi.fn();
-    const { rerender, unmount } = renderHook(
-      ({ onMessage }) => useTopic('/topic/session/s1', onMessage, connection),
-      { initialProps: { onMessage: first } },
-    );
-    expect(clients[0]?.subscriptions).toHaveLength(1);
-    rerender({ onMessage: second });
-    expect(clients[0]?.subscriptions).toHaveLength(1); // a new handler does not resubscribe
-    clients[0]?.subscriptions[0]?.callback({ body: '{"type":"session.state"}' } as IMessage);
-    expect(first).not.toHaveBeenCalled();
-    expect(second).toHaveBeenCalledWith({ type: 'session.state' }, expect.anything());
-    unmount();
-    expect(clients[0]?.subscriptions[0]?.gone).toBe(true);
+    expect(connection.isConnected).toBe(true);
+    clients[0]?.drop();
+    expect(connection.isConnected).toBe(false);
+    vi.advanceTimersByTime(5000);
+    clients[1]?.accept();
     connection.stop();
+    expect(changes).toEqual([true, false, true, false]);
+  });
+
+  it('says when a topic is subscribed on the server, again after every reconnect', () => {
+    const { connection, clients } = setup();
+    const ready = vi.fn();
+    connection.subscribe('/topic/session/s1', () => {}, ready);
+    connection.start();
+    expect(ready).not.toHaveBeenCalled();
+    clients[0]?.accept();
+    expect(ready).toHaveBeenCalledTimes(1);
+    const late = vi.fn();
+    connection.subscribe('/topic/session/s1', () => {}, late);
+    expect(late).toHaveBeenCalledTimes(1); // already live on the server
+    clients[0]?.drop();
+    vi.advanceTimersByTime(5000);
+    clients[1]?.accept();
+    expect(ready).toHaveBeenCalledTimes(2);
+    expect(late).toHaveBeenCalledTimes(2);
+    connection.stop();
+  });
+
+  it('an on-demand connection opens, without a token, with its first listener and closes with its last', () => {
+    const { connection, clients } = setup(true);
+    expect(connection.isRunning).toBe(false);
+    const off1 = connection.subscribe('/topic/session/s1', () => {});
+    const off2 = connection.subscribe('/topic/session/s2', () => {});
+    expect(connection.isRunning).toBe(true);
+    expect(clients).toHaveLength(1);
+    off1();
+    expect(connection.isRunning).toBe(true);
+    off2();
+    expect(connection.isRunning).toBe(false);
+    expect(clients[0]?.active).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import {
   reconnectDelayMs,
   stompHeartbeatMs,
 } from '@upnext/contract/realtime-topics';
-import { useEffect, useRef } from 'react';
+import { useSyncExternalStore } from 'react';
 import { getAccessToken, getCurrentUser, subscribeAuthSession } from './auth-session.ts';
 
 /** What the connection needs of a STOMP client (stompjs' `Client`; a fake in tests). */
@@ -25,11 +25,19 @@ export interface StompLike {
 
 export type MessageHandler = (body: unknown, message: IMessage) => void;
 
+interface Listener {
+  message: MessageHandler;
+  /** Called each time the topic is (re)subscribed on the server: events may have been missed. */
+  ready: (() => void) | undefined;
+}
+
 export interface RealtimeOptions {
   /** The endpoint with the current access token; read again before every attempt. */
   url: () => string;
   createClient?: (config: StompConfig) => StompLike;
   logger?: Pick<Console, 'info' | 'warn'>;
+  /** Open while something listens, close when the last listener leaves (the public board). */
+  onDemand?: boolean;
 }
 
 export const maxAttemptsMessage = 'Maximum reconnect attempts reached';
@@ -42,7 +50,9 @@ export const maxAttemptsMessage = 'Maximum reconnect attempts reached';
  */
 export class RealtimeConnection {
   private readonly options: RealtimeOptions;
-  private readonly handlers = new Map<string, Set<MessageHandler>>();
+  private readonly handlers = new Map<string, Set<Listener>>();
+  private readonly stateListeners = new Set<() => void>();
+  private up = false;
   private readonly live = new Map<string, Pick<StompSubscription, 'unsubscribe'>>();
   private client: StompLike | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,6 +70,24 @@ export class RealtimeConnection {
     return this.running;
   }
 
+  /** True between a CONNECTED and the next loss: events arrive, so polling can rest. */
+  get isConnected(): boolean {
+    return this.up;
+  }
+
+  onStateChange(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => {
+      this.stateListeners.delete(listener);
+    };
+  }
+
+  private setConnected(up: boolean): void {
+    if (this.up === up) return;
+    this.up = up;
+    for (const listener of this.stateListeners) listener();
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -73,28 +101,38 @@ export class RealtimeConnection {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.live.clear();
+    this.setConnected(false);
     const client = this.client;
     this.client = undefined;
     if (client) void client.deactivate();
   }
 
-  /** Listens to a topic while the returned function has not been called. */
-  subscribe(destination: string, handler: MessageHandler): () => void {
+  /**
+   * Listens to a topic while the returned function has not been called; `onReady` runs each
+   * time the topic is subscribed on the server (first time and after every reconnect).
+   */
+  subscribe(destination: string, handler: MessageHandler, onReady?: () => void): () => void {
+    const listener: Listener = { message: handler, ready: onReady };
     let set = this.handlers.get(destination);
     if (!set) {
       set = new Set();
       this.handlers.set(destination, set);
+      set.add(listener);
       if (this.client?.connected) this.subscribeOnServer(this.client, destination);
+    } else {
+      set.add(listener);
+      if (this.live.has(destination)) onReady?.();
     }
-    set.add(handler);
+    if (this.options.onDemand) this.start();
     return () => {
       const current = this.handlers.get(destination);
       if (!current) return;
-      current.delete(handler);
+      current.delete(listener);
       if (current.size > 0) return;
       this.handlers.delete(destination);
       this.live.get(destination)?.unsubscribe();
       this.live.delete(destination);
+      if (this.options.onDemand && this.handlers.size === 0) this.stop();
     };
   }
 
@@ -131,6 +169,7 @@ export class RealtimeConnection {
       this.attempts = 0;
       this.live.clear();
       for (const destination of this.handlers.keys()) this.subscribeOnServer(client, destination);
+      this.setConnected(true);
     };
     const lost = () => {
       if (this.client === client) this.scheduleReconnect();
@@ -149,9 +188,10 @@ export class RealtimeConnection {
       } catch {
         // not JSON: handlers get the text
       }
-      for (const handler of this.handlers.get(destination) ?? []) handler(body, message);
+      for (const listener of this.handlers.get(destination) ?? []) listener.message(body, message);
     });
     this.live.set(destination, subscription);
+    for (const listener of this.handlers.get(destination) ?? []) listener.ready?.();
   }
 
   private scheduleReconnect(): void {
@@ -160,6 +200,7 @@ export class RealtimeConnection {
     const old = this.client;
     this.client = undefined;
     this.live.clear();
+    this.setConnected(false);
     if (old) void old.deactivate();
     if (this.attempts >= maxReconnectAttempts) {
       (this.options.logger ?? console).warn(`[UpNext] realtime: ${maxAttemptsMessage}`);
@@ -175,15 +216,20 @@ export class RealtimeConnection {
   }
 }
 
-function endpoint(): string {
+function endpoint(token: string | null): string {
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const token = getAccessToken();
   const query = token ? `?token=${encodeURIComponent(token)}` : '';
   return `${protocol}//${window.location.host}${realtimePath}${query}`;
 }
 
-/** The app's one connection. */
-export const realtime = new RealtimeConnection({ url: endpoint });
+/** The app's one connection of the signed-in user. */
+export const realtime = new RealtimeConnection({ url: () => endpoint(getAccessToken()) });
+
+/**
+ * An anonymous connection for public session topics (the display board, which runs on a
+ * screen nobody signs in to): open only while a board listens.
+ */
+export const publicRealtime = new RealtimeConnection({ url: () => endpoint(null), onDemand: true });
 
 /**
  * Spec §4: connected while a user with an email is signed in; disconnected on sign-out and
@@ -208,19 +254,11 @@ export function connectRealtimeToAuth(connection: RealtimeConnection = realtime)
   };
 }
 
-/**
- * Calls `onMessage` with each JSON body published to `destination` (null: nothing) while the
- * component is mounted. The latest `onMessage` is used without resubscribing.
- */
-export function useTopic(
-  destination: string | null,
-  onMessage: MessageHandler,
-  connection: RealtimeConnection = realtime,
-): void {
-  const handler = useRef(onMessage);
-  handler.current = onMessage;
-  useEffect(() => {
-    if (!destination) return;
-    return connection.subscribe(destination, (body, message) => handler.current(body, message));
-  }, [destination, connection]);
+/** Whether `connection` is up now (re-renders when that changes). */
+export function useRealtimeConnected(connection: RealtimeConnection = realtime): boolean {
+  return useSyncExternalStore(
+    (listener) => connection.onStateChange(listener),
+    () => connection.isConnected,
+    () => connection.isConnected,
+  );
 }

@@ -2,6 +2,7 @@
 export * from './auth.ts';
 export * from './auth-oauth.ts';
 export * from './companies.ts';
+export * from './meetings.ts';
 export * from './notifications.ts';
 export * from './queues.ts';
 export * from './sessions.ts';

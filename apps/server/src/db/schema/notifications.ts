@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { isOneOf } from './values.ts';
 
 export const notificationChannels = ['email', 'sms'] as const;
 export const notificationStatuses = ['pending', 'sending', 'sent', 'failed'] as const;
@@ -48,10 +49,7 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_due_idx').on(t.status, t.nextAttemptAt),
     uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
-    check('notifications_channel_check', sql`${t.channel} in ('email', 'sms')`),
-    check(
-      'notifications_status_check',
-      sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`,
-    ),
+    check('notifications_channel_check', isOneOf(t.channel, notificationChannels)),
+    check('notifications_status_check', isOneOf(t.status, notificationStatuses)),
   ],
 );

@@ -1,3 +1,5 @@
+import { queueModes, queueStatuses, queueVisibilities } from '@upnext/contract/queues';
+import { joinRequestStatuses } from '@upnext/contract/requests';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -14,10 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { authUsers } from './auth.ts';
 import { companies } from './companies.ts';
-
-export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
-export const queueVisibilities = ['public', 'unlisted', 'private'] as const;
-export const queueStatuses = ['active', 'archived'] as const;
+import { isOneOf } from './values.ts';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -49,9 +48,9 @@ export const queues = pgTable(
   },
   (t) => [
     index('queues_company_idx').on(t.companyId),
-    check('queues_mode_check', sql`${t.mode} in ('walk_in', 'slots', 'hybrid')`),
-    check('queues_visibility_check', sql`${t.visibility} in ('public', 'unlisted', 'private')`),
-    check('queues_status_check', sql`${t.status} in ('active', 'archived')`),
+    check('queues_mode_check', isOneOf(t.mode, queueModes)),
+    check('queues_visibility_check', isOneOf(t.visibility, queueVisibilities)),
+    check('queues_status_check', isOneOf(t.status, queueStatuses)),
     check('queues_join_code_check', sql`${t.joinCode} ~ '^[A-Z0-9]{4,12}$'`),
     check('queues_token_prefix_check', sql`${t.tokenPrefix} ~ '^[A-Z0-9]{0,4}$'`),
     check(
@@ -144,8 +143,6 @@ export const subQueueStaff = pgTable(
   ],
 );
 
-export const joinRequestStatuses = ['pending', 'approved', 'rejected'] as const;
-
 /** A request to join a private queue; one per queue and user (asking again reopens it). */
 export const joinRequests = pgTable(
   'join_requests',
@@ -166,7 +163,7 @@ export const joinRequests = pgTable(
   (t) => [
     uniqueIndex('join_requests_queue_user_key').on(t.queueId, t.userId),
     index('join_requests_user_idx').on(t.userId),
-    check('join_requests_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check('join_requests_status_check', isOneOf(t.status, joinRequestStatuses)),
   ],
 );
 

@@ -87,7 +87,7 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     expect(patch.json().error.details.issues[0].field).toBe('body.currency');
     const bad = await inject(owner, 'GET', '/company/not-a-uuid');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details.issues[0].field).toBe('params.id');
+    expect(bad.json().error.details.issues[0].field).toBe('params.companyId');
   });
 
   it('updates settings for owners and admins', async () => {

@@ -4,8 +4,8 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
-import { useSessionBoard } from '../../features/display/api/session-board.ts';
 import { useCallAnnouncer } from '../../features/display/hooks/useCallAnnouncer.ts';
+import { useLiveBoard } from '../../features/display/hooks/useLiveBoard.ts';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './DisplayPage.module.css';
 
@@ -13,7 +13,7 @@ import classes from './DisplayPage.module.css';
 export function Component() {
   const { t } = useTranslation();
   const { sessionId = '' } = useParams<'sessionId'>();
-  const board = useSessionBoard(sessionId);
+  const board = useLiveBoard(sessionId);
   const data = board.data;
   const counter = data?.nowServingCounter ?? null;
   const callOut = useCallback(

@@ -1,10 +1,16 @@
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import type { SessionBoard } from '@upnext/contract/tokens';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Component as DisplayPage } from '../../app/routes/DisplayPage.tsx';
+import { publicRealtime, realtime } from '../../lib/stomp-client.ts';
+import { fakeRealtime } from '../../test/realtime.ts';
 import { renderWithProviders } from '../../test/render.tsx';
 import { spokenNumber } from './hooks/useCallAnnouncer.ts';
+
+vi.mock('../../lib/stomp-client.ts', async (original) =>
+  (await import('../../test/realtime.ts')).mockStompClient(await original()),
+);
 
 const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
@@ -64,6 +70,46 @@ describe('the display board', () => {
     expect(await screen.findByText('Short pause: we will be right back')).toBeInTheDocument();
     expect(screen.getByLabelText('Nobody called yet')).toHaveTextContent('—');
     expect(screen.queryByTestId('now-serving')).not.toBeInTheDocument();
+  });
+
+  it("follows the session's topic over the anonymous connection: calls and pauses show at once", async () => {
+    showBoard(board);
+    expect(await screen.findByTestId('now-serving')).toHaveTextContent('A-017');
+    const topic = `/topic/session/${SESSION}`;
+    const live = fakeRealtime(publicRealtime);
+    expect(live.topics).toEqual([topic]);
+    expect(fakeRealtime(realtime).topics).toEqual([]);
+    const at = '2026-11-23T09:30:00.000Z';
+    act(() =>
+      live.send(topic, {
+        type: 'session.now_serving',
+        sessionId: SESSION,
+        number: 18,
+        label: 'A-018',
+        serviceArea: 'Counter 3',
+        recall: false,
+        at,
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('now-serving')).toHaveTextContent('A-018'));
+    expect(screen.getByText('Please go to Counter 3')).toBeInTheDocument();
+    expect(screen.getByText(/Called before: A-017/)).toHaveTextContent(
+      /A-017\s+·\s+A-016\s+·\s+A-015/,
+    );
+    act(() =>
+      live.send(topic, {
+        type: 'session.state',
+        sessionId: SESSION,
+        status: 'paused',
+        nowServing: { number: 18, label: 'A-018' },
+        waitingCount: 0,
+        averageServiceSeconds: 300,
+        at,
+      }),
+    );
+    expect(await screen.findByText('Short pause: we will be right back')).toBeInTheDocument();
+    expect(screen.getByText('Please go to Counter 3')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1); // the events were applied, not refetched
   });
 
   it('reads a token out character by character', () => {

@@ -5,14 +5,13 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Component as LiveSessionPage } from '../../app/routes/admin/LiveSessionPage.tsx';
 import { Component as SessionTokensPage } from '../../app/routes/admin/SessionTokensPage.tsx';
+import { realtime } from '../../lib/stomp-client.ts';
+import { fakeRealtime } from '../../test/realtime.ts';
 import { renderWithProviders } from '../../test/render.tsx';
 
-const topics = vi.hoisted(() => new Map<string, (body: unknown) => void>());
-vi.mock('../../lib/stomp-client.ts', () => ({
-  useTopic: (destination: string | null, onMessage: (body: unknown) => void) => {
-    if (destination) topics.set(destination, onMessage);
-  },
-}));
+vi.mock('../../lib/stomp-client.ts', async (original) =>
+  (await import('../../test/realtime.ts')).mockStompClient(await original()),
+);
 
 const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
@@ -219,7 +218,7 @@ describe('the live console, realtime and refusals', () => {
         position: 3,
       }),
     ];
-    topics.get(`/topic/session/${SESSION}`)?.({ type: 'token.created' });
+    fakeRealtime(realtime).send(`/topic/session/${SESSION}`, { type: 'token.created' });
     expect(await within(waiting).findByText('Alan Turing')).toBeInTheDocument();
   });
 

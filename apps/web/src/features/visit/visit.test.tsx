@@ -1,15 +1,22 @@
-import { screen, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Queue } from '@upnext/contract/queues';
 import type { Session } from '@upnext/contract/sessions';
-import type { QueueToken } from '@upnext/contract/tokens';
+import type { QueueToken, SessionBoard } from '@upnext/contract/tokens';
 import type { UserData } from '@upnext/contract/users';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Component as MySessionsPage } from '../../app/routes/admin/MySessionsPage.tsx';
 import { Component as JoinPage } from '../../app/routes/JoinPage.tsx';
 import { setAuthSession } from '../../lib/auth-session.ts';
+import { realtime } from '../../lib/stomp-client.ts';
+import { fakeRealtime } from '../../test/realtime.ts';
 import { renderWithProviders } from '../../test/render.tsx';
+
+vi.mock('../../lib/stomp-client.ts', async (original) =>
+  (await import('../../test/realtime.ts')).mockStompClient(await original()),
+);
 
 const QUEUE = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f21';
 const COMPANY = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f22';
@@ -116,6 +123,21 @@ const userData: UserData = {
   companies: [],
 };
 
+const board: SessionBoard = {
+  sessionId: SESSION,
+  companyName: 'Harbourview Health Centre',
+  queueName: 'General practice',
+  status: 'open',
+  notes: '',
+  nowServing: 'A-001',
+  nowServingCounter: null,
+  recentlyCalled: [],
+  waiting: 2,
+  averageServiceSeconds: 240,
+};
+
+const at = '2026-03-30T08:20:00.000+00:00';
+
 function json(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), {
     status,
@@ -139,13 +161,19 @@ function serve(myTokens: () => QueueToken[], override?: Handler) {
     if (url === '/api/queues/sessions/tokens-query') return json({ data: myTokens() });
     if (url.startsWith('/api/user/user-data')) return json({ data: userData });
     if (url.startsWith('/api/queues/sessions?')) return json({ data: [] });
+    if (url === `/api/queues/sessions/${SESSION}/board`) return json({ data: board });
     return json({ error: { code: 'not_found', message: `No stub for ${method} ${url}` } }, 404);
   });
 }
 
-function renderAt(path: string, element: React.ReactElement, initial: string) {
+function renderAt(
+  path: string,
+  element: React.ReactElement,
+  initial: string,
+  queryClient = new QueryClient(),
+) {
   const router = createMemoryRouter([{ path, element }], { initialEntries: [initial] });
-  renderWithProviders(<RouterProvider router={router} />);
+  renderWithProviders(<RouterProvider router={router} />, queryClient);
 }
 
 function bodyOf(url: string): unknown {
@@ -168,15 +196,23 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
   });
 
   it('finds the queue by code, lists its sessions and shows the taken token live', async () => {
-    let status: QueueToken['status'] = 'waiting';
-    serve(() => [{ ...token, status, position: status === 'waiting' ? 3 : null }]);
+    let mine: QueueToken[] = [];
+    serve(
+      () => mine,
+      (url, init) => {
+        if (url !== '/api/queues/sessions/tokens' || init?.method !== 'POST') return undefined;
+        mine = [token];
+        return json({ data: token });
+      },
+    );
     const user = userEvent.setup();
-    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    const queryClient = new QueryClient();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR', queryClient);
 
     expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
     expect(screen.getByText('Harbourview Health Centre')).toBeInTheDocument();
     expect(await screen.findByText('2 people waiting')).toBeInTheDocument();
-    expect(screen.getByText('Open now')).toBeInTheDocument();
+    expect(screen.getByText('Open')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /^Take a token/ }));
 
@@ -191,10 +227,95 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(bodyOf('/api/queues/sessions/tokens-query')).toEqual({ mine: true });
     expect(screen.queryByText('It is your turn')).not.toBeInTheDocument();
 
-    // The next poll finds the token called: the visitor is told prominently.
-    status = 'called';
-    expect(await screen.findByText('It is your turn', {}, { timeout: 8_000 })).toBeInTheDocument();
+    // The visitor's own topic moves them up, then calls them: no request, no poll needed.
+    const live = fakeRealtime(realtime);
+    await waitFor(() => expect(live.topics).toContain('/topic/user/sub-vera'));
+    await waitFor(() =>
+      expect(queryClient.isFetching({ queryKey: ['visit', 'my-tokens'] })).toBe(0),
+    );
+    const requests = fetchMock.mock.calls.length;
+    const ref = { tokenId: TOKEN, sessionId: SESSION, label: 'A-004', at };
+    act(() =>
+      live.send('/topic/user/sub-vera', {
+        type: 'token.position_changed',
+        ...ref,
+        position: 1,
+        estimatedWaitSeconds: 200,
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('token-position')).toHaveTextContent('1'));
+    expect(screen.getByTestId('token-wait')).toHaveTextContent('about 4 minutes');
+    act(() =>
+      live.send('/topic/user/sub-vera', { type: 'token.called', ...ref, serviceArea: null }),
+    );
+    expect(await screen.findByText('It is your turn')).toBeInTheDocument();
     expect(screen.getByText('It is your turn').closest('[aria-live="assertive"]')).not.toBeNull();
+    expect(fetchMock.mock.calls.length).toBe(requests);
+  });
+
+  it('takes one token on a double-click: one request with its idempotency key, no error', async () => {
+    let mine: QueueToken[] = [];
+    serve(
+      () => mine,
+      (url, init) => {
+        if (url !== '/api/queues/sessions/tokens' || init?.method !== 'POST') return undefined;
+        mine = [token];
+        return json({ data: token });
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    await user.dblClick(await screen.findByRole('button', { name: /^Take a token/ }));
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    const takes = fetchMock.mock.calls.filter(
+      ([url, init]) => String(url) === '/api/queues/sessions/tokens' && init?.method === 'POST',
+    );
+    expect(takes).toHaveLength(1);
+    const key = new Headers(takes[0]?.[1]?.headers).get('Idempotency-Key');
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("after a reload shows the visitor's token in this queue, never Take a token for its session", async () => {
+    serve(() => [token]);
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    expect(screen.queryByRole('button', { name: /^Take a token/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Back to sessions' }));
+    expect(await screen.findByText('2 people waiting')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Take a token/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Show your token A-004/ }));
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+  });
+
+  it('says at once when the session of the token is paused, and when it runs again', async () => {
+    serve(() => [token]);
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    const live = fakeRealtime(realtime);
+    const topic = `/topic/session/${SESSION}`;
+    await waitFor(() => expect(live.topics).toContain(topic));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain(
+        `/api/queues/sessions/${SESSION}/board`,
+      ),
+    );
+    const state = {
+      type: 'session.state',
+      sessionId: SESSION,
+      nowServing: null,
+      waitingCount: 2,
+      averageServiceSeconds: 240,
+      at,
+    };
+    act(() => live.send(topic, { ...state, status: 'paused' }));
+    expect(await screen.findByText('The session is paused')).toBeInTheDocument();
+    act(() => live.send(topic, { ...state, status: 'open' }));
+    await waitFor(() =>
+      expect(screen.queryByText('The session is paused')).not.toBeInTheDocument(),
+    );
   });
 
   it('shows a full session refusal in plain words and stays on the sessions', async () => {
@@ -229,13 +350,14 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
 
   it('books a chosen time slot and confirms it with its time', async () => {
     const SERVICE = '0b7e4c1a-1f2d-4c3b-9a8e-7d6c5b4a3f27';
-    const slot = (slotNo: number, startTime: string, bookable: boolean) => ({
+    const hour = 3_600_000;
+    const slot = (slotNo: number, startTime: string, bookable: boolean, inHours: number) => ({
       serviceId: SERVICE,
       slotNo,
       startTime,
       endTime: startTime.replace(':00', ':15'),
-      startsAt: '2026-03-30T08:00:00.000+00:00',
-      endsAt: '2026-03-30T08:15:00.000+00:00',
+      startsAt: new Date(Date.now() + inHours * hour).toISOString(),
+      endsAt: new Date(Date.now() + inHours * hour + hour / 4).toISOString(),
       capacity: 1,
       bookedCount: bookable ? 0 : 1,
       status: 'open',
@@ -250,8 +372,9 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
       slotStartsAt: '2026-03-30T09:00:00.000+00:00',
       position: null,
     };
+    let mine: QueueToken[] = [];
     serve(
-      () => [booking],
+      () => mine,
       (url, init) => {
         if (url.startsWith('/api/queues/by-code/'))
           return json({ data: { ...queue, mode: 'slots' } });
@@ -271,9 +394,16 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
           });
         }
         if (url === `/api/queues/sessions/services/${SERVICE}/slots`) {
-          return json({ data: [slot(1, '09:00', false), slot(2, '10:00', true)] });
+          return json({
+            data: [
+              slot(3, '08:00', true, -1),
+              slot(1, '09:00', false, 1),
+              slot(2, '10:00', true, 2),
+            ],
+          });
         }
         if (url === '/api/queues/sessions/slots/tokens' && init?.method === 'POST') {
+          mine = [booking];
           return json({ data: booking });
         }
         return undefined;
@@ -285,6 +415,8 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: /^Take a token/ })).not.toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: /^Choose a time/ }));
     expect(await screen.findByRole('button', { name: '09:00, full' })).toBeDisabled();
+    // A slot that has started is not offered.
+    expect(screen.queryByRole('button', { name: /08:00/ })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Book 10:00' }));
     expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
     expect(bodyOf('/api/queues/sessions/slots/tokens')).toEqual({ serviceId: SERVICE, slotNo: 2 });

@@ -4,11 +4,7 @@ import type { TokenStatus } from '@upnext/contract/tokens';
 export const liveKeys = {
   all: ['live'] as const,
   session: (sessionId: string) => [...liveKeys.all, 'session', sessionId] as const,
-  board: (sessionId: string) => [...liveKeys.session(sessionId), 'board'] as const,
   tokens: (sessionId: string, statuses: readonly TokenStatus[] | undefined) =>
     [...liveKeys.session(sessionId), 'tokens', statuses ?? 'all'] as const,
   serviceTimes: (sessionId: string) => [...liveKeys.session(sessionId), 'service-times'] as const,
 };
-
-/** The console polls as well as listens: a console left open all day recovers from lost events. */
-export const LIVE_REFETCH_MS = 5_000;

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
-import { LIVE_REFETCH_MS, liveKeys } from './keys.ts';
+import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
+import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-query`: a session's tokens (all statuses when none given). */
 export function queryTokens(
@@ -16,20 +17,17 @@ export function queryTokens(
 export function tokensQueryOptions(
   sessionId: string,
   statuses?: readonly TokenStatus[],
-  live = true,
+  refetchInterval: number | false = false,
 ) {
   return queryOptions({
     queryKey: liveKeys.tokens(sessionId, statuses),
     queryFn: ({ signal }) => queryTokens(sessionId, statuses, signal),
-    refetchInterval: live ? LIVE_REFETCH_MS : false,
+    refetchInterval,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useSessionTokens(
-  sessionId: string,
-  statuses?: readonly TokenStatus[],
-  live = true,
-) {
-  return useQuery(tokensQueryOptions(sessionId, statuses, live));
+/** Kept live by the session topic (`useLiveSession`); polled only while realtime is down. */
+export function useSessionTokens(sessionId: string, statuses?: readonly TokenStatus[]) {
+  return useQuery(tokensQueryOptions(sessionId, statuses, useLiveRefetchInterval()));
 }

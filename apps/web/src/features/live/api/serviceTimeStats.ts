@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ServiceTimeStats } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
-import { LIVE_REFETCH_MS, liveKeys } from './keys.ts';
+import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
+import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/service-time-query`: average, median and p90 of one session. */
 export function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
@@ -12,14 +13,17 @@ export function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
   );
 }
 
-export function serviceTimeStatsQueryOptions(sessionId: string) {
+export function serviceTimeStatsQueryOptions(
+  sessionId: string,
+  refetchInterval: number | false = false,
+) {
   return queryOptions({
     queryKey: liveKeys.serviceTimes(sessionId),
     queryFn: ({ signal }) => fetchServiceTimeStats(sessionId, signal),
-    refetchInterval: LIVE_REFETCH_MS,
+    refetchInterval,
   });
 }
 
 export function useServiceTimeStats(sessionId: string) {
-  return useQuery(serviceTimeStatsQueryOptions(sessionId));
+  return useQuery(serviceTimeStatsQueryOptions(sessionId, useLiveRefetchInterval()));
 }

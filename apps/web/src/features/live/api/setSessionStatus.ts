@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Session, SessionStatusInput } from '@upnext/contract/sessions';
+import { sessionBoardKey } from '../../../entities/session/board.ts';
 import { api } from '../../../lib/api-client.ts';
 import { liveKeys } from './keys.ts';
 
@@ -12,6 +13,10 @@ export function useSetSessionStatus(sessionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setSessionStatus,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
+        queryClient.invalidateQueries({ queryKey: sessionBoardKey(sessionId) }),
+      ]),
   });
 }

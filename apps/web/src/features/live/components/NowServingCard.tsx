@@ -10,8 +10,8 @@ import {
 import type { QueueToken, TokenAction } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
-import { errorText } from './errorText.ts';
-import { TokenStatusTag } from './TokenStatusTag.tsx';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 
 interface NowServingCardProps {
   token: QueueToken | null;
@@ -72,7 +72,7 @@ export function NowServingCard({
                 <Text fw={600} size="lg">
                   {token.visitorName}
                 </Text>
-                <TokenStatusTag status={token.status} />
+                <TokenStatusBadge status={token.status} />
               </Group>
               {token.notes ? <Text c="dimmed">{token.notes}</Text> : null}
             </Stack>

@@ -3,17 +3,10 @@ import { IconPlayerPause, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-r
 import { type SessionStatus, sessionTransitions } from '@upnext/contract/sessions';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, Tag, type Tone } from '../../../components/tones.tsx';
+import { Notice } from '../../../components/tones.tsx';
+import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useSetSessionStatus } from '../api/setSessionStatus.ts';
-import { errorText } from './errorText.ts';
-
-const tones: Record<SessionStatus, Tone> = {
-  scheduled: 'blue',
-  open: 'teal',
-  paused: 'yellow',
-  closed: 'gray',
-  cancelled: 'red',
-};
 
 const icons: Partial<Record<SessionStatus, ReactNode>> = {
   open: <IconPlayerPlay size={16} aria-hidden />,
@@ -40,9 +33,7 @@ export function SessionStatusControls({
     <Stack gap="xs">
       <Group gap="sm">
         <Text fw={600}>{t('session.label')}</Text>
-        <Tag tone={tones[status]} size="lg">
-          {t(`session.status.${status}`)}
-        </Tag>
+        <SessionStatusBadge status={status} size="lg" />
         {targets.map((next) => (
           <Button
             key={next}

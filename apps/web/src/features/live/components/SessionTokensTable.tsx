@@ -17,13 +17,13 @@ import { type QueueToken, type TokenStatus, tokenStatusSchema } from '@upnext/co
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
+import { formatSeconds, formatTime } from '../../../entities/token/format.ts';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
 import { useSessionTokens } from '../api/queryTokens.ts';
 import { downloadCsv, tokensToCsv } from '../csv.ts';
 import { useLiveSession } from '../hooks/useLiveSession.ts';
-import { errorText } from './errorText.ts';
-import { formatSeconds, formatTime } from './format.ts';
-import { TokenStatusTag } from './TokenStatusTag.tsx';
 
 const CANCELLABLE: readonly TokenStatus[] = ['pending_payment', 'booked', 'waiting', 'called'];
 
@@ -118,7 +118,7 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
           clearable
           data={tokenStatusSchema.options.map((value) => ({
             value,
-            label: t(`status.${value}`),
+            label: t(`entities:token.status.${value}`),
           }))}
           value={status}
           onChange={setStatus}
@@ -193,7 +193,7 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
                   </Table.Td>
                   <Table.Td>{t(`kind.${token.kind}`)}</Table.Td>
                   <Table.Td>
-                    <TokenStatusTag status={token.status} />
+                    <TokenStatusBadge status={token.status} />
                   </Table.Td>
                   <Table.Td>{formatTime(token.joinedAt)}</Table.Td>
                   <Table.Td>{formatTime(token.calledAt)}</Table.Td>

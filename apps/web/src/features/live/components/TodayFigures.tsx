@@ -1,7 +1,7 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ServiceTimeStats } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
-import { formatSeconds } from './format.ts';
+import { formatSeconds } from '../../../entities/token/format.ts';
 
 interface TodayFiguresProps {
   served: number;

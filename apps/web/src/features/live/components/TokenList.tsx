@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
-import { TokenStatusTag } from './TokenStatusTag.tsx';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 
 interface TokenListProps {
   title: string;
@@ -49,7 +49,7 @@ export function TokenList({ title, empty, tokens, detail, onSelect, selectedId }
                 </Group>
                 <Group gap="xs" wrap="nowrap">
                   {token.status === 'called' || token.status === 'serving' ? (
-                    <TokenStatusTag status={token.status} />
+                    <TokenStatusBadge status={token.status} />
                   ) : null}
                   <Text size="sm" c="dimmed" ta="right">
                     {detail(token)}

@@ -5,8 +5,8 @@ import { takeTokenInputSchema } from '@upnext/contract/tokens';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useIssueToken } from '../api/issueToken.ts';
-import { errorText } from './errorText.ts';
 
 const phonePattern = takeTokenInputSchema.shape.visitorPhone;
 

@@ -1,11 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useTopic } from '../../../lib/stomp-client.ts';
+import { topics } from '@upnext/contract/realtime-topics';
+import { registerRealtime, useLiveTopic } from '../../../lib/realtime-cache.ts';
 import { liveKeys } from '../api/keys.ts';
 
-/** Every event on the session's topic refreshes what the console shows (polling backs it up). */
+// The session's public events carry no personal data, so they cannot rebuild the staff's
+// token lists: each one is a ping to refetch what the console shows of that session.
+const refetchSession: Parameters<typeof registerRealtime>[1] = {
+  apply: (_event, queryClient, { sessionId = '' }) =>
+    void queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
+  resync: (queryClient, { sessionId = '' }) =>
+    void queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
+};
+registerRealtime('/topic/session/:sessionId', refetchSession);
+
+/** Keeps the console's queries of the session (and its board) live over the session topic. */
 export function useLiveSession(sessionId: string): void {
-  const queryClient = useQueryClient();
-  useTopic(sessionId ? `/topic/session/${sessionId}` : null, () => {
-    void queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) });
-  });
+  useLiveTopic(sessionId ? topics.session(sessionId) : null);
 }

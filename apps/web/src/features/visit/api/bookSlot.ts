@@ -12,6 +12,7 @@ export function useBookSlot() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: bookSlot,
+    meta: { errorShownInline: true },
     onSettled: (_data, _error, input) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: visitKeys.myTokens() }),

@@ -15,6 +15,7 @@ export function queueByCodeQueryOptions(code: string, userId: string | undefined
     queryKey: [...visitKeys.queueByCode(code), userId ?? 'anonymous'],
     queryFn: ({ signal }) => getQueueByCode(code, signal),
     retry: false,
+    meta: { errorShownInline: true },
   });
 }
 

@@ -8,14 +8,12 @@ export const visitKeys = {
   slots: (serviceId: string) => [...visitKeys.all, 'slots', serviceId] as const,
   myTokens: () => [...visitKeys.all, 'my-tokens'] as const,
   booking: (tokenId: string) => [...visitKeys.all, 'booking', tokenId] as const,
-  userData: (email: string) => [...visitKeys.all, 'user-data', email] as const,
   assigned: (date: string) => [...visitKeys.all, 'assigned', date] as const,
 };
 
 /** Paths of the queue API the visitor's journey uses (spec §7, under `/api`). */
 export const visitPaths = {
   queueByCode: '/queues/by-code/:code',
-  joinRequests: '/queues/requests',
   sessionsQuery: '/queues/sessions/query',
   mySessions: '/queues/sessions',
   takeToken: '/queues/sessions/tokens',
@@ -25,5 +23,4 @@ export const visitPaths = {
   tokensQuery: '/queues/sessions/tokens-query',
   cancelToken: '/queues/sessions/tokens-cancel',
   bookingDetails: '/queues/sessions/slots/booking-details',
-  userData: '/user/user-data',
 } as const;

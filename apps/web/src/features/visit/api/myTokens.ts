@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
+import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { visitKeys, visitPaths } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-query` {mine: true}: the caller's tokens across sessions. */
@@ -9,17 +10,18 @@ export function getMyTokens(signal?: AbortSignal): Promise<QueueToken[]> {
   return api.post<QueueToken[]>(visitPaths.tokensQuery, { mine: true }, { signal });
 }
 
-/** Polled every 5 s as well as refreshed on the user's topic: a lost event must not stall it. */
-export function myTokensQueryOptions() {
+export function myTokensQueryOptions(refetchInterval: number | false = false) {
   return queryOptions({
     queryKey: visitKeys.myTokens(),
     queryFn: ({ signal }) => getMyTokens(signal),
-    refetchInterval: 5_000,
+    refetchInterval,
     staleTime: 0,
   });
 }
 
+/** Kept live by `useLiveTokens`' topics; polled only while realtime is down. */
 export function useMyTokens(enabled = true) {
   const user = useCurrentUser();
-  return useQuery({ ...myTokensQueryOptions(), enabled: enabled && Boolean(user) });
+  const refetchInterval = useLiveRefetchInterval();
+  return useQuery({ ...myTokensQueryOptions(refetchInterval), enabled: enabled && Boolean(user) });
 }

@@ -12,6 +12,7 @@ export function serviceSlotsQueryOptions(serviceId: string) {
   return queryOptions({
     queryKey: visitKeys.slots(serviceId),
     queryFn: ({ signal }) => getServiceSlots(serviceId, signal),
+    meta: { errorShownInline: true },
   });
 }
 

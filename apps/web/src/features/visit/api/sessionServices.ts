@@ -12,6 +12,7 @@ export function sessionServicesQueryOptions(sessionId: string) {
   return queryOptions({
     queryKey: visitKeys.services(sessionId),
     queryFn: ({ signal }) => getSessionServices(sessionId, signal),
+    meta: { errorShownInline: true },
   });
 }
 

@@ -21,6 +21,7 @@ export function upcomingSessionsQueryOptions(queueId: string, from: string, to: 
   return queryOptions({
     queryKey: visitKeys.sessions(queueId, from, to),
     queryFn: ({ signal }) => queryUpcomingSessions(queueId, from, to, signal),
+    meta: { errorShownInline: true },
   });
 }
 

@@ -2,25 +2,26 @@ import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@ma
 import { IconCalendarOff, IconLock, IconSearch } from '@tabler/icons-react';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
-import type { Session } from '@upnext/contract/sessions';
 import type { QueueToken } from '@upnext/contract/tokens';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
-import { Notice, Tag, type Tone } from '../../../components/tones.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { Notice } from '../../../components/tones.tsx';
+import { addDays, formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
+import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
+import { errorCode } from '../../../lib/error-text.ts';
 import { useBookSlot } from '../api/bookSlot.ts';
 import { useCreateJoinRequest } from '../api/createJoinRequest.ts';
 import { useQueueByCode } from '../api/getQueueByCode.ts';
-import { useTakeToken } from '../api/takeToken.ts';
+import { newIdempotencyKey, useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
-import { useLiveTokens } from '../hooks/useLiveTokens.ts';
-import { addDays, formatDay, formatPrice, shortTime, todayLocal } from './format.ts';
+import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
+import { formatPrice } from './format.ts';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
-import { LoadError } from './StateViews.tsx';
-import { errorCode, visitErrorText } from './visitError.ts';
+import { visitErrorText } from './visitError.ts';
 
 /** What the visitor asked for before signing in; done as soon as they are signed in. */
 type Pending =
@@ -36,24 +37,22 @@ interface JoinFlowProps {
   requestSignIn: () => void;
 }
 
-const sessionTones: Record<Session['status'], Tone> = {
-  scheduled: 'blue',
-  open: 'teal',
-  paused: 'yellow',
-  closed: 'gray',
-  cancelled: 'red',
-};
+/** What the page shows once the queue is known: a token of the visitor's, or the sessions. */
+type View = { kind: 'token'; token: QueueToken } | { kind: 'sessions' } | null;
 
 /** `/join`: find a queue by code, pick a session, take a token or book a time, follow it live. */
 export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
   const { t } = useTranslation('visit');
   const user = useCurrentUser();
   const queue = useQueueByCode(code);
+  const { tokens } = useLiveTokens(Boolean(user));
   const take = useTakeToken();
   const book = useBookSlot();
   const ask = useCreateJoinRequest();
   const [pending, setPending] = useState<Pending | null>(null);
-  const [confirmed, setConfirmed] = useState<QueueToken | null>(null);
+  const [view, setView] = useState<View>(null);
+  // Single-fire: a second click before the first answer (a double-click) sends nothing.
+  const inFlight = useRef(false);
 
   function run(action: Pending) {
     if (!user) {
@@ -62,15 +61,22 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
       return;
     }
     setPending(null);
-    if (action.kind === 'take') {
-      take.mutate({ sessionId: action.sessionId }, { onSuccess: setConfirmed });
-    } else if (action.kind === 'book') {
-      book.mutate(
-        { serviceId: action.serviceId, slotNo: action.slotNo },
-        { onSuccess: setConfirmed },
-      );
-    } else {
+    if (action.kind === 'ask') {
       ask.mutate({ queueId: action.queueId });
+      return;
+    }
+    if (inFlight.current) return;
+    inFlight.current = true;
+    const done = {
+      onSuccess: (token: QueueToken) => setView({ kind: 'token', token }),
+      onSettled: () => {
+        inFlight.current = false;
+      },
+    };
+    if (action.kind === 'take') {
+      take.mutate({ sessionId: action.sessionId, idempotencyKey: newIdempotencyKey() }, done);
+    } else {
+      book.mutate({ serviceId: action.serviceId, slotNo: action.slotNo }, done);
     }
   }
 
@@ -82,12 +88,23 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
 
   if (!code) return <CodeForm onSubmit={onCodeChange} />;
 
-  if (confirmed) {
+  // The visitor's live tokens in this queue, by session: after a reload or the back button the
+  // page shows the token again instead of offering to take another.
+  const held = new Map<string, QueueToken>();
+  for (const token of tokens.data ?? []) {
+    if (token.queueId === queue.data?.id && liveStatuses.includes(token.status)) {
+      if (!held.has(token.sessionId)) held.set(token.sessionId, token);
+    }
+  }
+  const shown =
+    view?.kind === 'token' ? view.token : view === null ? held.values().next().value : undefined;
+  if (shown) {
+    const token = tokens.data?.find((candidate) => candidate.id === shown.id) ?? shown;
     return (
       <Confirmation
-        initial={confirmed}
+        token={token}
         onBack={() => {
-          setConfirmed(null);
+          setView({ kind: 'sessions' });
           take.reset();
           book.reset();
         }}
@@ -95,7 +112,7 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
     );
   }
 
-  if (queue.isPending) return <LoadingList rows={3} />;
+  if (queue.isPending || (user && tokens.isPending)) return <LoadingList rows={3} />;
   if (queue.isError) {
     const code403 = errorCode(queue.error) === 'join_request_required';
     if (code403) {
@@ -144,10 +161,12 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
       ) : null}
       <SessionList
         queue={queue.data}
+        held={held}
         busy={take.isPending || book.isPending}
         takingId={take.isPending ? take.variables?.sessionId : undefined}
         onTake={(sessionId) => run({ kind: 'take', sessionId })}
         onBook={(serviceId, slotNo) => run({ kind: 'book', serviceId, slotNo })}
+        onShow={(token) => setView({ kind: 'token', token })}
       />
     </Stack>
   );
@@ -225,14 +244,17 @@ function QueueHeader({ queue, onChangeCode }: { queue: Queue; onChangeCode: () =
 
 interface SessionListProps {
   queue: Queue;
+  /** The visitor's live token per session: shown instead of offering another. */
+  held: ReadonlyMap<string, QueueToken>;
   busy: boolean;
   /** The session a token is being taken in, to show the spinner on its own button. */
   takingId: string | undefined;
   onTake: (sessionId: string) => void;
   onBook: (serviceId: string, slotNo: number) => void;
+  onShow: (token: QueueToken) => void;
 }
 
-function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps) {
+function SessionList({ queue, held, busy, takingId, onTake, onBook, onShow }: SessionListProps) {
   const { t, i18n } = useTranslation('visit');
   const from = todayLocal();
   const sessions = useUpcomingSessions(queue.id, from, addDays(from, 6));
@@ -268,6 +290,7 @@ function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps
               }),
             });
             const open = slotsFor === session.id;
+            const mine = held.get(session.id);
             return (
               <li key={session.id}>
                 <Paper withBorder radius="md" p="md">
@@ -281,13 +304,22 @@ function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps
                           </Text>
                         ) : null}
                       </Stack>
-                      <Tag tone={sessionTones[session.status]}>
-                        {t(`sessionStatus.${session.status}`)}
-                      </Tag>
+                      <SessionStatusBadge status={session.status} />
                     </Group>
                     <Text size="sm">{t('join.waiting', { count: session.counts.waiting })}</Text>
                     <Group gap="sm">
-                      {walkIns ? (
+                      {mine ? (
+                        <Button
+                          onClick={() => onShow(mine)}
+                          aria-label={t('join.showTokenFor', {
+                            number: mine.displayNumber,
+                            session: label,
+                          })}
+                        >
+                          {t('join.showToken', { number: mine.displayNumber })}
+                        </Button>
+                      ) : null}
+                      {walkIns && !mine ? (
                         <Button
                           onClick={() => onTake(session.id)}
                           loading={busy && takingId === session.id}
@@ -297,7 +329,7 @@ function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps
                           {t('join.takeToken')}
                         </Button>
                       ) : null}
-                      {slots ? (
+                      {slots && !mine ? (
                         <Button
                           variant="light"
                           aria-expanded={slotsFor === session.id}
@@ -310,7 +342,7 @@ function SessionList({ queue, busy, takingId, onTake, onBook }: SessionListProps
                         </Button>
                       ) : null}
                     </Group>
-                    {slotsFor === session.id ? (
+                    {open && !mine ? (
                       <SlotPicker
                         sessionId={session.id}
                         busy={busy}
@@ -370,11 +402,9 @@ function PrivateQueue({ signedIn, sent, busy, error, onAsk, onChangeCode }: Priv
   );
 }
 
-/** The token just taken, kept live from the visitor's own tokens. */
-function Confirmation({ initial, onBack }: { initial: QueueToken; onBack: () => void }) {
+/** The visitor's token in this queue, kept live from their own tokens. */
+function Confirmation({ token, onBack }: { token: QueueToken; onBack: () => void }) {
   const { t } = useTranslation('visit');
-  const { tokens } = useLiveTokens();
-  const token = tokens.data?.find((candidate) => candidate.id === initial.id) ?? initial;
   return (
     <Stack gap="md">
       <LiveTokenCard token={token} />

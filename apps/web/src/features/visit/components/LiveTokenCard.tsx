@@ -3,8 +3,10 @@ import { IconBellRinging } from '@tabler/icons-react';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
-import { formatInstant } from './format.ts';
-import { TokenStatusBadge } from './TokenStatusBadge.tsx';
+import { formatInstant } from '../../../entities/token/format.ts';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
+import { followsSession } from '../hooks/useLiveTokens.ts';
+import { SessionNotice } from './SessionNotice.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
 export function TokenFigures({ token }: { token: QueueToken }) {
@@ -60,6 +62,7 @@ export function LiveTokenCard({ token }: { token: QueueToken }) {
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">
         <YourTurn token={token} />
+        {followsSession(token) ? <SessionNotice sessionId={token.sessionId} /> : null}
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Text fw={600}>{t('token.yours')}</Text>
           <TokenStatusBadge status={token.status} />

@@ -5,25 +5,19 @@ import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
+import { formatInstant } from '../../../entities/token/format.ts';
+import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
-import { useLiveTokens } from '../hooks/useLiveTokens.ts';
-import { formatDay, formatInstant, shortTime, todayLocal } from './format.ts';
+import { followsSession, liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
-import { LoadError } from './StateViews.tsx';
-import { TokenStatusBadge } from './TokenStatusBadge.tsx';
+import { SessionNotice } from './SessionNotice.tsx';
 import { visitErrorText } from './visitError.ts';
 
-const active: readonly TokenStatus[] = [
-  'called',
-  'serving',
-  'waiting',
-  'booked',
-  'pending_payment',
-];
 const cancellable: readonly TokenStatus[] = ['waiting', 'booked', 'pending_payment'];
 
 /** `/admin/my-sessions`: the visitor's tokens and bookings, live; staff also see today's sessions. */
@@ -35,9 +29,9 @@ export function MySessions({ highlightTokenId }: { highlightTokenId: string | nu
 
   const list = tokens.data ?? [];
   const current = list
-    .filter((token) => active.includes(token.status))
-    .sort((a, b) => active.indexOf(a.status) - active.indexOf(b.status));
-  const past = list.filter((token) => !active.includes(token.status));
+    .filter((token) => liveStatuses.includes(token.status))
+    .sort((a, b) => liveStatuses.indexOf(a.status) - liveStatuses.indexOf(b.status));
+  const past = list.filter((token) => !liveStatuses.includes(token.status));
 
   return (
     <Stack gap="xl">
@@ -129,6 +123,7 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
     >
       <Stack gap="sm">
         <YourTurn token={token} />
+        {followsSession(token) ? <SessionNotice sessionId={token.sessionId} /> : null}
         {highlighted ? (
           <Text size="sm" fw={600} c="brand.9">
             {t('mine.highlighted')}

@@ -2,11 +2,10 @@ import { Button, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/
 import type { Slot } from '@upnext/contract/sessions';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadingList } from '../../../components/StateViews.tsx';
+import { LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { shortTime } from '../../../entities/session/format.ts';
 import { useServiceSlots } from '../api/serviceSlots.ts';
 import { useSessionServices } from '../api/sessionServices.ts';
-import { shortTime } from './format.ts';
-import { LoadError } from './StateViews.tsx';
 
 interface SlotPickerProps {
   sessionId: string;
@@ -14,7 +13,10 @@ interface SlotPickerProps {
   onBook: (serviceId: string, slot: Slot) => void;
 }
 
-/** The services of a session and their free times; a full slot is shown but cannot be chosen. */
+/**
+ * The services of a session and their free times; a full slot is shown but cannot be chosen,
+ * one that has started is not shown.
+ */
 export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
   const { t } = useTranslation('visit');
   const services = useSessionServices(sessionId);
@@ -24,6 +26,8 @@ export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
     if (!serviceId && first) setServiceId(first);
   }, [serviceId, first]);
   const slots = useServiceSlots(serviceId);
+  // A slot that has started cannot be booked: it is not offered at all.
+  const upcoming = slots.data?.filter((slot) => Date.parse(slot.startsAt) > Date.now());
 
   if (services.isPending) return <LoadingList rows={2} />;
   if (services.isError) {
@@ -49,8 +53,8 @@ export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
         {slots.isError ? (
           <LoadError error={slots.error} onRetry={() => void slots.refetch()} />
         ) : null}
-        {slots.data ? (
-          slots.data.some((s) => s.bookable) ? (
+        {upcoming ? (
+          upcoming.some((s) => s.bookable) ? (
             <SimpleGrid
               component="ul"
               cols={{ base: 2, xs: 3, sm: 4 }}
@@ -59,7 +63,7 @@ export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
               m={0}
               style={{ listStyle: 'none' }}
             >
-              {slots.data.map((slot) => {
+              {upcoming.map((slot) => {
                 const time = shortTime(slot.startTime);
                 return (
                   <li key={slot.slotNo}>

@@ -1,20 +1,88 @@
-import { useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { type UserEvent, userEvent } from '@upnext/contract/realtime';
 import { topics } from '@upnext/contract/realtime-topics';
-import { useTopic } from '../../../lib/stomp-client.ts';
+import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
+import { useUserData } from '../../../entities/user/api.ts';
+import { registerRealtime, updateLiveQuery, useLiveTopics } from '../../../lib/realtime-cache.ts';
 import { visitKeys } from '../api/keys.ts';
 import { useMyTokens } from '../api/myTokens.ts';
-import { useVisitorData } from '../api/userData.ts';
+
+/** Tokens still in their session's line, the most pressing first. */
+export const liveStatuses: readonly TokenStatus[] = [
+  'called',
+  'serving',
+  'waiting',
+  'booked',
+  'pending_payment',
+];
+
+/** Whether the state of the token's session concerns its holder (live, or cancelled with it). */
+export function followsSession(token: QueueToken): boolean {
+  return liveStatuses.includes(token.status) || token.cancelReason === 'session_cancelled';
+}
+
+/** One of the visitor's tokens after an event of their own topic. */
+export function applyUserEvent(token: QueueToken, event: UserEvent): QueueToken {
+  switch (event.type) {
+    case 'token.position_changed':
+    case 'token.turn_approaching':
+      return {
+        ...token,
+        position: event.position,
+        estimatedWaitMinutes:
+          event.estimatedWaitSeconds === null ? null : Math.ceil(event.estimatedWaitSeconds / 60),
+      };
+    case 'token.called':
+      return { ...token, status: 'called', calledAt: event.at, position: null };
+    case 'token.cancelled':
+      return {
+        ...token,
+        status: event.reason === 'no_show' ? 'no_show' : 'cancelled',
+        cancelledAt: event.at,
+        cancelReason: event.reason === 'session_cancelled' ? event.reason : token.cancelReason,
+        position: null,
+        estimatedWaitMinutes: null,
+      };
+  }
+}
+
+const refetchMine = (queryClient: QueryClient) =>
+  void queryClient.invalidateQueries({ queryKey: visitKeys.myTokens() });
+
+registerRealtime('/topic/user/:subscribeId', {
+  apply(body, queryClient) {
+    const parsed = userEvent.safeParse(body);
+
+    if (!parsed.success) return;
+    const event = parsed.data;
+    updateLiveQuery<QueueToken[]>(queryClient, visitKeys.myTokens(), (tokens) =>
+      tokens?.map((token) => (token.id === event.tokenId ? applyUserEvent(token, event) : token)),
+    );
+  },
+  resync: refetchMine,
+});
+
+// A session's public events do not name tokens; one in a session where the visitor holds a
+// token may concern theirs (served, started, moved by staff), so it refetches them.
+registerRealtime('/topic/session/:sessionId', {
+  apply(_event, queryClient, { sessionId }) {
+    const mine = queryClient.getQueryData<QueueToken[]>(visitKeys.myTokens());
+    if (mine?.some((token) => token.sessionId === sessionId)) refetchMine(queryClient);
+  },
+  resync: () => {},
+});
 
 /**
- * The signed-in visitor's tokens, kept live: polled every 5 s, and refetched at once when an
- * event arrives on `/topic/user/{subscribeId}` (called, position changed, cancelled...).
+ * The signed-in visitor's tokens, kept live: their own topic (`/topic/user/{subscribeId}`)
+ * and the topics of the sessions their tokens follow; polled only while realtime is down.
  */
 export function useLiveTokens(enabled = true) {
-  const queryClient = useQueryClient();
-  const userData = useVisitorData();
+  const userData = useUserData();
+  const tokens = useMyTokens(enabled);
   const subscribeId = userData.data?.subscribeId;
-  useTopic(enabled && subscribeId ? topics.user(subscribeId) : null, () => {
-    void queryClient.invalidateQueries({ queryKey: visitKeys.myTokens() });
-  });
-  return { tokens: useMyTokens(enabled), userData };
+  const sessions = (tokens.data ?? [])
+    .filter(followsSession)
+    .map((token) => topics.session(token.sessionId));
+  useLiveTopics(enabled && subscribeId ? [topics.user(subscribeId), ...sessions] : []);
+  return { tokens, userData };
 }

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { Company, CreateCompanyBody } from '@upnext/contract/companies';
+import type { CreateCompanyBody } from '@upnext/contract/companies';
+import { endpoints } from '@upnext/contract/endpoints';
+import { userKeys } from '../../../entities/user/keys.ts';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company`: the caller becomes its owner. */
-export function createCompany(body: CreateCompanyBody): Promise<Company> {
-  return api.post<Company>(apiPaths.companies, body);
+export function createCompany(body: CreateCompanyBody) {
+  return api.call(endpoints.createCompany, { body });
 }
 
 export function useCreateCompany() {
@@ -15,7 +16,7 @@ export function useCreateCompany() {
     mutationFn: createCompany,
     onSuccess: async (company) => {
       queryClient.setQueryData(workspaceKeys.company(company.id), company);
-      await queryClient.invalidateQueries({ queryKey: workspaceKeys.userData() });
+      await queryClient.invalidateQueries({ queryKey: userKeys.data() });
     },
   });
 }

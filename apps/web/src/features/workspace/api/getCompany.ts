@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { Company } from '@upnext/contract/companies';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
-/** `GET /company/{id}`. */
-export function getCompany(companyId: string, signal?: AbortSignal): Promise<Company> {
-  return api.get<Company>(apiPaths.company, { params: { id: companyId }, signal });
+/** `GET /company/{companyId}`. */
+export function getCompany(companyId: string, signal?: AbortSignal) {
+  return api.call(endpoints.getCompany, { params: { companyId }, signal });
 }
 
 export function companyQueryOptions(companyId: string) {

@@ -3,7 +3,6 @@ import type { SessionQuery } from '@upnext/contract/sessions';
 /** Query keys of the workspace feature, so mutations invalidate exactly what they change. */
 export const workspaceKeys = {
   all: ['workspace'] as const,
-  userData: () => [...workspaceKeys.all, 'user-data'] as const,
   company: (companyId: string) => [...workspaceKeys.all, 'company', companyId] as const,
   companyUsers: (companyId: string) =>
     [...workspaceKeys.all, 'company', companyId, 'users'] as const,

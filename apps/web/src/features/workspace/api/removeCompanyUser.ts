@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
-/** `DELETE /company/{id}/users/{userId}`: remove a member (the last owner is refused). */
-export function removeCompanyUser(companyId: string, userId: string): Promise<unknown> {
-  return api.delete<unknown>(apiPaths.companyUser, { params: { id: companyId, userId } });
+/** `DELETE /company/{companyId}/users/{userId}`: remove a member (the last owner is refused). */
+export function removeCompanyUser(companyId: string, userId: string) {
+  return api.call(endpoints.removeCompanyUser, { params: { companyId, userId } });
 }
 
 export function useRemoveCompanyUser(companyId: string) {

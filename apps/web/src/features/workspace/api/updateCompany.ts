@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { Company, UpdateCompanyBody } from '@upnext/contract/companies';
+import type { UpdateCompanyBody } from '@upnext/contract/companies';
+import { endpoints } from '@upnext/contract/endpoints';
+import { userKeys } from '../../../entities/user/keys.ts';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
-/** `PATCH /company/{id}` (owner or admin). */
-export function updateCompany(companyId: string, body: UpdateCompanyBody): Promise<Company> {
-  return api.patch<Company>(apiPaths.company, body, { params: { id: companyId } });
+/** `PATCH /company/{companyId}` (owner or admin). */
+export function updateCompany(companyId: string, body: UpdateCompanyBody) {
+  return api.call(endpoints.updateCompany, { params: { companyId }, body });
 }
 
 export function useUpdateCompany(companyId: string) {
@@ -16,7 +17,7 @@ export function useUpdateCompany(companyId: string) {
     onSuccess: async (company) => {
       queryClient.setQueryData(workspaceKeys.company(companyId), company);
       // The company's name shows in the picker, which reads the roles record.
-      await queryClient.invalidateQueries({ queryKey: workspaceKeys.userData() });
+      await queryClient.invalidateQueries({ queryKey: userKeys.data() });
     },
   });
 }

@@ -1,18 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { CompanyUser, UpdateCompanyUserBody } from '@upnext/contract/companies';
+import type { UpdateCompanyUserBody } from '@upnext/contract/companies';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
-/** `PATCH /company/{id}/users/{userId}`: change the role, disable or re-enable. */
-export function updateCompanyUser(
-  companyId: string,
-  userId: string,
-  body: UpdateCompanyUserBody,
-): Promise<CompanyUser> {
-  return api.patch<CompanyUser>(apiPaths.companyUser, body, {
-    params: { id: companyId, userId },
-  });
+/** `PATCH /company/{companyId}/users/{userId}`: change the role, disable or re-enable. */
+export function updateCompanyUser(companyId: string, userId: string, body: UpdateCompanyUserBody) {
+  return api.call(endpoints.updateCompanyUser, { params: { companyId, userId }, body });
 }
 
 export function useUpdateCompanyUser(companyId: string) {

@@ -3,18 +3,17 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
 import { useTranslation } from 'react-i18next';
-import { LoadingList } from '../../../components/StateViews.tsx';
+import { LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreateCompany } from '../api/createCompany.ts';
 import { useCompany } from '../api/getCompany.ts';
 import { useUpdateCompany } from '../api/updateCompany.ts';
 import { storeActiveCompanyId, useActiveCompany } from '../hooks/useActiveCompany.ts';
 import { CompanyForm } from './CompanyForm.tsx';
 import { CompanyPicker } from './CompanyPicker.tsx';
-import { errorText } from './errorText.ts';
 import { notifySuccess } from './notify.ts';
 import { StaffPanel } from './StaffPanel.tsx';
-import { LoadError } from './StateViews.tsx';
 
 function CreateCompany({ onCreated }: { onCreated?: () => void }) {
   const { t } = useTranslation('workspace');

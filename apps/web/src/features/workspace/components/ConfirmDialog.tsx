@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
-import { errorText } from './errorText.ts';
+import { errorText } from '../../../lib/error-text.ts';
 
 interface ConfirmDialogProps {
   opened: boolean;

@@ -19,10 +19,10 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useEditSession } from '../api/editSession.ts';
 import { useSubQueues } from '../api/listSubQueues.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
-import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ScopeChoice } from './ScopeChoice.tsx';
 

@@ -6,15 +6,14 @@ import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { localDateSchema } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { formatDay, todayLocal } from '../../../entities/session/format.ts';
 import { useQueues } from '../api/listQueues.ts';
 import { useSessionsQuery } from '../api/querySessions.ts';
 import type { Membership } from '../hooks/useActiveCompany.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { SessionActions } from './SessionActions.tsx';
 import { SessionCard } from './SessionCard.tsx';
-import { LoadError } from './StateViews.tsx';
-import { formatDay, todayLocal } from './sessionFormat.ts';
 import { WorkspaceGate } from './WorkspaceGate.tsx';
 
 function SessionsOfDay({ company, canManage }: { company: Membership; canManage: boolean }) {
@@ -102,8 +101,11 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
 
       <Text fw={600} aria-live="polite">
         {sessions.isSuccess
-          ? t('sessions.countOn', { count: list.length, day: formatDay(date, i18n.language) })
-          : formatDay(date, i18n.language)}
+          ? t('sessions.countOn', {
+              count: list.length,
+              day: formatDay(date, i18n.language, { year: true }),
+            })
+          : formatDay(date, i18n.language, { year: true })}
       </Text>
 
       {sessions.isPending ? (
@@ -123,7 +125,9 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
           p={0}
           m={0}
           style={{ listStyle: 'none', opacity: sessions.isPlaceholderData ? 0.6 : 1 }}
-          aria-label={t('sessions.listLabel', { day: formatDay(date, i18n.language) })}
+          aria-label={t('sessions.listLabel', {
+            day: formatDay(date, i18n.language, { year: true }),
+          })}
           aria-busy={sessions.isPlaceholderData}
         >
           {list.map((session) => (

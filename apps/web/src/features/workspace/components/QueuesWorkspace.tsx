@@ -34,7 +34,7 @@ import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Tag } from '../../../components/tones.tsx';
 import { useCreateQueue } from '../api/createQueue.ts';
 import { useCompany } from '../api/getCompany.ts';
@@ -48,7 +48,6 @@ import { formatMoney } from './options.ts';
 import { type QueueFields, QueueForm } from './QueueForm.tsx';
 import { ServiceAreasPanel } from './ServiceAreasPanel.tsx';
 import { ServiceTypesPanel } from './ServiceTypesPanel.tsx';
-import { LoadError } from './StateViews.tsx';
 import { SubQueuesPanel } from './SubQueuesPanel.tsx';
 import { WorkspaceGate } from './WorkspaceGate.tsx';
 

@@ -3,8 +3,8 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import type { ScheduleResult } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
 import { Notice, Tag } from '../../../components/tones.tsx';
+import { formatDay } from '../../../entities/session/format.ts';
 import { ScrollBox } from './ScrollBox.tsx';
-import { formatDay } from './sessionFormat.ts';
 
 interface SchedulePreviewProps {
   result: ScheduleResult;
@@ -71,7 +71,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
                     key={planned.date}
                     data-conflict={planned.conflicts.length > 0 || undefined}
                   >
-                    <Table.Td>{formatDay(planned.date, i18n.language)}</Table.Td>
+                    <Table.Td>{formatDay(planned.date, i18n.language, { year: true })}</Table.Td>
                     <Table.Td>
                       {planned.startTime}–{planned.endTime}
                     </Table.Td>
@@ -85,7 +85,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
                               {t('schedule.preview.overlaps', {
                                 start: conflict.startTime,
                                 end: conflict.endTime,
-                                status: t(`sessionStatus.${conflict.status}`),
+                                status: t(`entities:session.status.${conflict.status}`),
                               })}
                             </Text>
                           ))}

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import type { Queue, ServiceType, SubQueue } from '@upnext/contract/queues';
 import type { ScheduleResult } from '@upnext/contract/sessions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { todayLocal } from '../../../entities/session/format.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { ScheduleSessionForm } from './ScheduleSessionForm.tsx';
-import { todayLocal } from './sessionFormat.ts';
 
 const now = '2026-03-01T08:00:00.000Z';
 const queue: Queue = {

@@ -28,13 +28,13 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
+import { todayLocal } from '../../../entities/session/format.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { usePreviewSchedule, useScheduleSession } from '../api/scheduleSession.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
-import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { SchedulePreview } from './SchedulePreview.tsx';
-import { todayLocal } from './sessionFormat.ts';
 
 interface ServiceRow {
   key: string;

@@ -3,13 +3,12 @@ import { IconArrowLeft, IconListNumbers } from '@tabler/icons-react';
 import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useQueue } from '../api/getQueue.ts';
 import { useServiceTypes } from '../api/listServiceTypes.ts';
 import { useSubQueues } from '../api/listSubQueues.ts';
 import { ScheduleSessionForm } from './ScheduleSessionForm.tsx';
-import { LoadError } from './StateViews.tsx';
 
 /** `/admin/schedule-session/{queueId}`: plan sessions of one queue, preview, then save. */
 export function ScheduleSessionWorkspace({ queueId }: { queueId: string }) {

@@ -14,17 +14,16 @@ import { IconMapPin, IconPlus } from '@tabler/icons-react';
 import { createServiceAreaBodySchema, type ServiceArea } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreateServiceArea } from '../api/createServiceArea.ts';
 import { useDeleteServiceArea } from '../api/deleteServiceArea.ts';
 import { useServiceAreas } from '../api/listServiceAreas.ts';
 import { useUpdateServiceArea } from '../api/updateServiceArea.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
-import { LoadError } from './StateViews.tsx';
 
 interface Values {
   name: string;

@@ -15,18 +15,17 @@ import { IconPlus, IconStethoscope } from '@tabler/icons-react';
 import { createServiceTypeBodySchema, type ServiceType } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice, Tag } from '../../../components/tones.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreateServiceType } from '../api/createServiceType.ts';
 import { useDeleteServiceType } from '../api/deleteServiceType.ts';
 import { useServiceTypes } from '../api/listServiceTypes.ts';
 import { useUpdateServiceType } from '../api/updateServiceType.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 import { formatMoney, fromMinor, toMinor } from './options.ts';
-import { LoadError } from './StateViews.tsx';
 
 interface Values {
   name: string;

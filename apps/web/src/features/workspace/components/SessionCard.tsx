@@ -4,7 +4,7 @@ import type { Session } from '@upnext/contract/sessions';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Tag } from '../../../components/tones.tsx';
-import { SessionStatusBadge } from './SessionStatusBadge.tsx';
+import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
 
 /** One session: when, where, status and figures, with the actions the screen allows. */
 export function SessionCard({ session, actions }: { session: Session; actions: ReactNode }) {

@@ -1,12 +1,11 @@
 import { Stack, Text } from '@mantine/core';
 import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { formatDay, todayLocal } from '../../../entities/session/format.ts';
 import { useMySessions } from '../api/mySessions.ts';
 import { SessionActions } from './SessionActions.tsx';
 import { SessionCard } from './SessionCard.tsx';
-import { LoadError } from './StateViews.tsx';
-import { formatDay, todayLocal } from './sessionFormat.ts';
 
 /** `/admin/session-control`: the signed-in staff member's sessions today. */
 export function SessionControlWorkspace() {
@@ -16,7 +15,7 @@ export function SessionControlWorkspace() {
 
   return (
     <Stack gap="lg">
-      <Text fw={600}>{formatDay(todayLocal(), i18n.language)}</Text>
+      <Text fw={600}>{formatDay(todayLocal(), i18n.language, { year: true })}</Text>
       {sessions.isPending ? (
         <LoadingList rows={2} />
       ) : sessions.isError ? (

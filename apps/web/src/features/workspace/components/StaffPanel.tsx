@@ -32,19 +32,18 @@ import {
 } from '@upnext/contract/companies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice, Tag } from '../../../components/tones.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useInviteCompanyUser } from '../api/inviteCompanyUser.ts';
 import { useCompanyUsers } from '../api/listCompanyUsers.ts';
 import { useRemoveCompanyUser } from '../api/removeCompanyUser.ts';
 import { useUpdateCompanyUser } from '../api/updateCompanyUser.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { ScrollBox } from './ScrollBox.tsx';
-import { LoadError } from './StateViews.tsx';
 
 const statusColor = { active: 'teal', invited: 'blue', disabled: 'gray' } as const;
 

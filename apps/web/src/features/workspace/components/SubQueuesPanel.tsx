@@ -4,18 +4,17 @@ import { IconLayoutList, IconPlus } from '@tabler/icons-react';
 import { createSubQueueBodySchema, type SubQueue } from '@upnext/contract/queues';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreateSubQueue } from '../api/createSubQueue.ts';
 import { useDeleteSubQueue } from '../api/deleteSubQueue.ts';
 import { useCompanyUsers } from '../api/listCompanyUsers.ts';
 import { useSubQueues } from '../api/listSubQueues.ts';
 import { useUpdateSubQueue } from '../api/updateSubQueue.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { errorText } from './errorText.ts';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
-import { LoadError } from './StateViews.tsx';
 
 interface SubQueueFormProps {
   companyId: string;

@@ -4,10 +4,9 @@ import { spaRoutes } from '@upnext/contract/routes';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { type Membership, useActiveCompany } from '../hooks/useActiveCompany.ts';
 import { CompanyPicker } from './CompanyPicker.tsx';
-import { LoadError } from './StateViews.tsx';
 
 interface WorkspaceGateProps {
   children: (company: Membership, canManage: boolean) => ReactNode;

@@ -1,6 +1,6 @@
 import type { UserData } from '@upnext/contract/users';
 import { useCallback, useSyncExternalStore } from 'react';
-import { useUserData } from '../api/userData.ts';
+import { useUserData } from '../../../entities/user/api.ts';
 
 export type Membership = UserData['companies'][number];
 

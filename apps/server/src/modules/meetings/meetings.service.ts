@@ -1,0 +1,215 @@
+import {
+  type CallMessageType,
+  type Meeting,
+  type MeetingState,
+  type MeetingStateEvent,
+  meetingRingMs,
+  type StartMeetingInput,
+} from '@upnext/contract/meetings';
+import { topics } from '@upnext/contract/realtime-topics';
+import type { Db } from '../../db/client.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { EventPublisher } from '../../lib/events.ts';
+import * as tokensRepo from '../tokens/tokens.repository.ts';
+import { callRuleFor, requireMeetingStarter, requireParty, type Side } from './meetings.policy.ts';
+import type { MeetingRow, MeetingView } from './meetings.repository.ts';
+import * as repo from './meetings.repository.ts';
+
+export type MeetingsDeps = { db: Db; clock: Clock; publisher: EventPublisher };
+
+const inService = new Set(['called', 'serving']);
+
+/**
+ * Staff ring the visitor holding the token they are calling or serving. The session row lock
+ * (the one every token change takes) keeps the token's state and "one live meeting per token"
+ * true while the meeting is written.
+ */
+export async function startMeeting(
+  deps: MeetingsDeps,
+  caller: Caller,
+  input: StartMeetingInput,
+): Promise<Meeting> {
+  const meeting = await deps.db.transaction(async (tx) => {
+    const session = await tokensRepo.lockSessionContext(tx, input.sessionId);
+    if (!session) throw new AppError('session_not_found', 'This session does not exist.');
+    await requireMeetingStarter(tx, caller, session);
+    if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
+    if (!(await repo.queueOffersVideo(tx, session.queueId))) {
+      throw new AppError('video_not_offered', "This session's queue does not offer video calls.");
+    }
+    const token = await tokensRepo.findToken(tx, input.tokenId);
+    if (!token || token.sessionId !== session.sessionId) {
+      throw new AppError('token_not_found', 'This token does not exist.');
+    }
+    if (!inService.has(token.status)) {
+      throw new AppError(
+        'token_not_in_service',
+        'Call the token (or start serving it) before starting a video call.',
+        { status: token.status },
+      );
+    }
+    if (!token.userId) {
+      throw new AppError(
+        'visitor_not_reachable',
+        'This visitor has no account, so there is nobody to ring.',
+      );
+    }
+    if (token.userId === caller.userId) {
+      throw new AppError('visitor_not_reachable', 'You cannot ring yourself.');
+    }
+    const existing = await repo.findLiveMeetingOfToken(tx, token.id);
+    if (existing) {
+      throw new AppError('meeting_in_progress', 'This token already has a call in progress.', {
+        meetingId: existing.id,
+      });
+    }
+    const now = deps.clock();
+    return repo.insertMeeting(tx, {
+      sessionId: session.sessionId,
+      tokenId: token.id,
+      staffUserId: caller.userId,
+      visitorUserId: token.userId,
+      state: 'ringing',
+      createdAt: now,
+      ringingUntil: new Date(now.getTime() + meetingRingMs),
+    });
+  });
+  await publishState(deps, meeting);
+  return presentOne(deps, meeting.id, 'staff');
+}
+
+/** One meeting, for its two parties only (the meeting screen checks queueId and sessionId). */
+export async function getMeeting(deps: MeetingsDeps, caller: Caller, meetingId: string) {
+  const view = await repo.findMeetingView(deps.db, meetingId);
+  const { side } = requireParty(view?.meeting, caller);
+  return present(view as MeetingView, side, deps.clock());
+}
+
+/** The caller's own meetings on either side, newest first (e.g. a call waiting: state=ringing). */
+export async function listMeetings(
+  deps: MeetingsDeps,
+  caller: Caller,
+  state: MeetingState | undefined,
+): Promise<Meeting[]> {
+  if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
+  const now = deps.clock();
+  const views = await repo.listMeetingViews(deps.db, caller.userId, state, now, 50);
+  return views.map((view) =>
+    present(view, view.meeting.staffUserId === caller.userId ? 'staff' : 'visitor', now),
+  );
+}
+
+/** Either party hangs up, exactly as an `exit` message would. */
+export async function endMeeting(deps: MeetingsDeps, caller: Caller, meetingId: string) {
+  const { meeting, side } = requireParty(await repo.findMeeting(deps.db, meetingId), caller);
+  const applied = await applyCall(deps, meeting, side, 'exit');
+  if ('refused' in applied) {
+    throw new AppError('meeting_not_live', applied.refused, {
+      state: stateAt(meeting, deps.clock()),
+    });
+  }
+  return presentOne(deps, meeting.id, side);
+}
+
+/**
+ * Checks a call message of `type` from `side` against the rules, and makes the state change it
+ * causes (answer → active, decline → declined, exit → ended) under the meeting's row lock,
+ * announcing it to both parties after the commit.
+ */
+export async function applyCall(
+  deps: MeetingsDeps,
+  meeting: MeetingRow,
+  side: Side,
+  type: CallMessageType,
+): Promise<{ meeting: MeetingRow } | { refused: string }> {
+  const checked = callRuleFor(meeting, side, type, deps.clock());
+  if ('refused' in checked) return checked;
+  const to = checked.rule.to;
+  if (to === undefined || to === meeting.state) return { meeting };
+  const changed = await deps.db.transaction(async (tx) => {
+    const locked = await repo.lockMeeting(tx, meeting.id);
+    if (!locked) return { refused: 'This meeting does not exist any more.' };
+    // The state may have moved since it was read (the other side hung up, the call was missed).
+    const again = callRuleFor(locked, side, type, deps.clock());
+    if ('refused' in again) return again;
+    const now = deps.clock();
+    return {
+      meeting: await repo.updateMeeting(tx, meeting.id, {
+        state: to,
+        ...(to === 'active' ? { answeredAt: now } : { endedAt: now }),
+      }),
+    };
+  });
+  if ('meeting' in changed) await publishState(deps, changed.meeting);
+  return changed;
+}
+
+/** Calls still ringing past their deadline become missed, and both sides hear it. */
+export async function sweepMissedCalls(deps: MeetingsDeps, limit = 100): Promise<number> {
+  const missed = await repo.markMissed(deps.db, deps.clock(), limit);
+  for (const meeting of missed) await publishState(deps, meeting);
+  return missed.length;
+}
+
+/** The meeting's topic name of each party (made on first need, like every user topic). */
+async function subscribeIdsOfParties(deps: MeetingsDeps, meeting: MeetingRow) {
+  const ids = await tokensRepo.subscribeIdsOf(deps.db, [
+    meeting.staffUserId,
+    meeting.visitorUserId,
+  ]);
+  return { staff: ids.get(meeting.staffUserId), visitor: ids.get(meeting.visitorUserId) };
+}
+
+async function publishState(deps: MeetingsDeps, meeting: MeetingRow) {
+  const queueId = await repo.queueOfSession(deps.db, meeting.sessionId);
+  if (!queueId) return;
+  const event: MeetingStateEvent = {
+    type: 'meeting.state',
+    meetingId: meeting.id,
+    queueId,
+    sessionId: meeting.sessionId,
+    tokenId: meeting.tokenId,
+    state: meeting.state,
+    at: deps.clock().toISOString(),
+  };
+  const parties = await subscribeIdsOfParties(deps, meeting);
+  for (const subscribeId of [parties.staff, parties.visitor]) {
+    if (subscribeId) deps.publisher.publish(topics.meeting(subscribeId), event);
+  }
+}
+
+/** A call still ringing past its deadline is missed, even before the sweep has written it. */
+function stateAt(meeting: MeetingRow, now: Date): MeetingState {
+  return meeting.state === 'ringing' && meeting.ringingUntil <= now ? 'missed' : meeting.state;
+}
+
+async function presentOne(deps: MeetingsDeps, meetingId: string, side: Side) {
+  const view = await repo.findMeetingView(deps.db, meetingId);
+  if (!view) throw new AppError('meeting_not_found', 'This meeting does not exist.');
+  return present(view, side, deps.clock());
+}
+
+function present(view: MeetingView, side: Side, now: Date): Meeting {
+  const m = view.meeting;
+  return {
+    id: m.id,
+    queueId: view.queueId,
+    sessionId: m.sessionId,
+    tokenId: m.tokenId,
+    tokenLabel: view.tokenLabel,
+    companyName: view.companyName,
+    queueName: view.queueName,
+    state: stateAt(m, now),
+    staffUserId: m.staffUserId,
+    staffName: view.staffDisplayName || view.staffEmail || '',
+    visitorUserId: m.visitorUserId,
+    visitorName: view.tokenVisitorName || view.visitorDisplayName || view.visitorEmail || '',
+    role: side,
+    createdAt: m.createdAt.toISOString(),
+    ringingUntil: m.ringingUntil.toISOString(),
+    answeredAt: m.answeredAt?.toISOString() ?? null,
+    endedAt: m.endedAt?.toISOString() ?? null,
+  };
+}

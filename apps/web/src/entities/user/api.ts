@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { endpoints } from '@upnext/contract/endpoints';
+import { api } from '../../lib/api-client.ts';
+import { useCurrentUser } from '../../lib/auth-session.ts';
+import { userKeys } from './keys.ts';
+
+/**
+ * `GET /user/user-data`: the signed-in user's roles record (companies and role in each, and
+ * the `subscribeId` of their topic). Reading it also accepts pending invites.
+ */
+export function getUserData(signal?: AbortSignal) {
+  return api.call(endpoints.getUserData, { signal });
+}
+
+/** Keyed by the user, so another account signing in never sees the previous record. */
+export function userDataQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: [...userKeys.data(), userId],
+    queryFn: ({ signal }) => getUserData(signal),
+  });
+}
+
+export function useUserData() {
+  const user = useCurrentUser();
+  return useQuery({ ...userDataQueryOptions(user?.id ?? 'anonymous'), enabled: Boolean(user) });
+}

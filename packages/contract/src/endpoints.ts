@@ -1,0 +1,19 @@
+import { companyEndpoints } from './companies.ts';
+import { meetingEndpoints } from './meetings.ts';
+import { promotionEndpoints } from './promotions.ts';
+import { requestEndpoints } from './requests.ts';
+import { userEndpoints } from './users.ts';
+
+/**
+ * Every call of the queue API under `/api` (`/auth/v1` is GoTrue's contract, not ours). The
+ * server registers its routes and OpenAPI from this table, the web calls through it.
+ */
+export const endpoints = {
+  ...companyEndpoints,
+  ...userEndpoints,
+  ...meetingEndpoints,
+  ...promotionEndpoints,
+  ...requestEndpoints,
+};
+
+export type EndpointName = keyof typeof endpoints;
