@@ -101,6 +101,7 @@ describe('the display board', () => {
         type: 'session.state',
         sessionId: SESSION,
         status: 'paused',
+        notes: '',
         nowServing: { number: 18, label: 'A-018' },
         waitingCount: 0,
         averageServiceSeconds: 300,

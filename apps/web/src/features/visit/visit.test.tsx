@@ -305,6 +305,7 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     const state = {
       type: 'session.state',
       sessionId: SESSION,
+      notes: '',
       nowServing: null,
       waitingCount: 2,
       averageServiceSeconds: 240,
