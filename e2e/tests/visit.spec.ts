@@ -60,7 +60,7 @@ test.describe('visitor journeys', () => {
       subscribed(visitorPage, '/topic/user/'),
       subscribed(visitorPage, `/topic/session/${sessionId}`),
     ]);
-    await visitorPage.goto(`/join?code=${queue.joinCode}`);
+    await visitorPage.goto(`/join?queue=${queue.joinCode}`);
     await visitorPage
       .getByRole('button', { name: /^Take a token/ })
       .first()
@@ -129,6 +129,7 @@ test.describe('visitor journeys', () => {
     });
 
     await useSession(page, await signUpViaApi(request, uniqueEmail('booker'), PASSWORD));
+    // A join link from before `?queue=` still opens the queue.
     await page.goto(`/join?code=${queue.joinCode}`);
     await page
       .getByRole('button', { name: /^Choose a time/ })

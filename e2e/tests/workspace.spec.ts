@@ -125,7 +125,7 @@ test.describe('provider workspace', () => {
 
     await drawer.getByRole('tab', { name: 'Link and QR' }).click();
     const link = drawer.getByRole('textbox', { name: 'Join link' });
-    await expect(link).toHaveValue(/\/join\?code=[A-Z0-9]{4,12}$/);
+    await expect(link).toHaveValue(/\/join\?queue=[A-Z0-9]{4,12}$/);
     await expect(
       drawer.getByRole('img', { name: /QR code that opens the join page/ }),
     ).toBeVisible();

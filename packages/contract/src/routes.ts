@@ -33,6 +33,18 @@ export const spaRoutes = {
 
 export type SpaRouteName = keyof typeof spaRoutes;
 
+/**
+ * The join link's query parameter: a queue's join code. Not `code`, which auth clients read
+ * as an OAuth/PKCE code; `/join?code=` links from before still open the queue.
+ */
+export const joinCodeParam = 'queue';
+export const legacyJoinCodeParam = 'code';
+
+/** The path a visitor opens (or a QR code carries) to join the queue with `joinCode`. */
+export function joinPath(joinCode: string): string {
+  return `${spaRoutes.join}?${joinCodeParam}=${encodeURIComponent(joinCode)}`;
+}
+
 /** Routes under `/admin` need a signed-in user, except the payment-success page (spec §2). */
 export function requiresSignIn(pattern: string): boolean {
   return pattern.startsWith('/admin') && pattern !== spaRoutes.adminPaymentSuccess;

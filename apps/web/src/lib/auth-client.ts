@@ -1,5 +1,6 @@
 import { GoTrueClient, type Session } from '@supabase/auth-js';
 import type { QueryClient } from '@tanstack/react-query';
+import { spaRoutes } from '@upnext/contract/routes';
 import { useSyncExternalStore } from 'react';
 import {
   type CurrentUser,
@@ -19,19 +20,40 @@ export const AUTH_STORAGE_KEY = 'upnext-auth';
 
 let client: GoTrueClient | null = null;
 
+/**
+ * What auth-js may read from the URL on load. `/join?code=` is a queue's join code, not an
+ * auth code: after a one-time-code sign-in a PKCE verifier is left in storage, and auth-js
+ * would try to exchange the join code (`grant_type=pkce` → 404), so it reads nothing there.
+ * Elsewhere it completes PKCE links (`?code=`) and reports errors a link carries back
+ * (spec §8); implicit-flow sessions (`#access_token=`, e.g. a staff invite) it would refuse in
+ * the PKCE flow, so `takeSessionFromFragment` takes them.
+ */
+export function detectSessionInUrl(
+  pathname: string,
+): false | ((url: URL, params: Record<string, string>) => boolean) {
+  if (pathname === spaRoutes.join) return false;
+  return (_url, params) =>
+    !params.access_token && Boolean(params.error || params.error_description || params.error_code);
+}
+
 export function authUrl(): string {
   return `${window.location.origin}/auth/v1`;
 }
 
-export function getAuthClient(): GoTrueClient {
-  client ??= new GoTrueClient({
+/** A client for the page as loaded now (it reads the URL once, on creation). */
+export function createAuthClient(): GoTrueClient {
+  return new GoTrueClient({
     url: authUrl(),
     storageKey: AUTH_STORAGE_KEY,
     flowType: 'pkce',
-    detectSessionInUrl: true,
+    detectSessionInUrl: detectSessionInUrl(window.location.pathname),
     autoRefreshToken: true,
     persistSession: true,
   });
+}
+
+export function getAuthClient(): GoTrueClient {
+  client ??= createAuthClient();
   return client;
 }
 
@@ -77,45 +99,80 @@ export function applySession(session: Session | null): void {
   );
 }
 
+/** Why the signed-in user is asked to choose a password: a reset link, or an invitation. */
+export type PasswordPrompt = 'recovery' | 'invite';
+
 // PASSWORD_RECOVERY fires once, right after the recovery link's code is exchanged, possibly
 // before the page that shows the set-new-password dialog has mounted: keep it until handled.
-let recoveryPending = false;
-const recoveryListeners = new Set<() => void>();
+let passwordPrompt: PasswordPrompt | null = null;
+const promptListeners = new Set<() => void>();
 
-function setRecoveryPending(value: boolean): void {
-  recoveryPending = value;
-  for (const listener of recoveryListeners) listener();
+function setPasswordPrompt(value: PasswordPrompt | null): void {
+  passwordPrompt = value;
+  for (const listener of promptListeners) listener();
 }
 
 export function clearPasswordRecovery(): void {
-  setRecoveryPending(false);
+  setPasswordPrompt(null);
 }
 
-export function usePasswordRecovery(): boolean {
+/** Whether (and why) to ask the user for a new password now. */
+export function usePasswordRecovery(): PasswordPrompt | null {
   return useSyncExternalStore(
     (listener) => {
-      recoveryListeners.add(listener);
+      promptListeners.add(listener);
       return () => {
-        recoveryListeners.delete(listener);
+        promptListeners.delete(listener);
       };
     },
-    () => recoveryPending,
-    () => recoveryPending,
+    () => passwordPrompt,
+    () => passwordPrompt,
   );
+}
+
+/** The auth-js calls `startAuth` makes (a fake in tests). */
+type AuthLike = Pick<
+  GoTrueClient,
+  'initialize' | 'getSession' | 'setSession' | 'onAuthStateChange'
+>;
+
+/**
+ * An implicit-flow link's session in the URL fragment (`#access_token=...&refresh_token=...
+ * &type=invite`, what GET /verify answers for invitations): signed in with it, and the tokens
+ * are removed from the address. An invitee has no password yet, so is asked for one.
+ */
+async function takeSessionFromFragment(auth: AuthLike): Promise<void> {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const accessToken = fragment.get('access_token');
+  const refreshToken = fragment.get('refresh_token');
+  if (!accessToken || !refreshToken) return;
+  const { pathname, search } = window.location;
+  window.history.replaceState(window.history.state, '', pathname + search);
+  const { error } = await auth.setSession({
+    access_token: accessToken,
+    refresh_token: refreshToken,
+  });
+  const type = fragment.get('type');
+  if (!error && (type === 'invite' || type === 'recovery')) setPasswordPrompt(type);
 }
 
 let initialized: Promise<{ error: Error | null }> | null = null;
 
 /**
  * Start the client once, from the app's entry: subscribe to its events, then wait for it to
- * read storage or the URL. The query cache is cleared whenever the user changes or signs out,
- * so no one sees the previous user's data.
+ * read storage or the URL (a link's code or fragment). Until then the session store stays
+ * `loading`, so the route guard decides only on the initial session, not on an early
+ * "signed out". The query cache is cleared whenever the user changes or signs out, so no
+ * one sees the previous user's data.
  */
-export function startAuth(queryClient: QueryClient): Promise<{ error: Error | null }> {
+export function startAuth(
+  queryClient: QueryClient,
+  auth: AuthLike = getAuthClient(),
+): Promise<{ error: Error | null }> {
   if (initialized !== null) return initialized;
   markAuthLoading();
-  const auth = getAuthClient();
   let userId: string | null = null;
+  let settled = false;
   setAccessTokenProvider(async () => {
     const { data } = await auth.getSession();
     return data.session?.access_token ?? null;
@@ -124,18 +181,25 @@ export function startAuth(queryClient: QueryClient): Promise<{ error: Error | nu
     const nextUserId = session?.user.id ?? null;
     if (event === 'SIGNED_OUT' || (userId !== null && nextUserId !== userId)) queryClient.clear();
     userId = nextUserId;
-    if (event === 'PASSWORD_RECOVERY') setRecoveryPending(true);
-    if (event === 'SIGNED_OUT') setRecoveryPending(false);
-    applySession(session);
+    if (event === 'PASSWORD_RECOVERY') setPasswordPrompt('recovery');
+    if (event === 'SIGNED_OUT') setPasswordPrompt(null);
+    if (settled) applySession(session);
     if (event === 'USER_UPDATED' || event === 'MFA_CHALLENGE_VERIFIED') {
       void queryClient.invalidateQueries({ queryKey: ['auth'] });
     }
   });
-  initialized = auth.initialize().then(async (result) => {
-    const { data } = await auth.getSession();
-    applySession(data.session);
+  initialized = (async () => {
+    let result: { error: Error | null } = { error: null };
+    try {
+      result = await auth.initialize();
+      await takeSessionFromFragment(auth);
+    } finally {
+      settled = true;
+      const { data } = await auth.getSession();
+      applySession(data.session);
+    }
     return { error: result.error };
-  });
+  })();
   return initialized;
 }
 

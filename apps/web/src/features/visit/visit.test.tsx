@@ -207,7 +207,7 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     );
     const user = userEvent.setup();
     const queryClient = new QueryClient();
-    renderAt('/join', <JoinPage />, '/join?code=HARBOUR', queryClient);
+    renderAt('/join', <JoinPage />, '/join?queue=HARBOUR', queryClient);
 
     expect(await screen.findByRole('heading', { name: 'General practice' })).toBeInTheDocument();
     expect(screen.getByText('Harbourview Health Centre')).toBeInTheDocument();
@@ -333,7 +333,26 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This session is full: no more tokens can be taken. Try another session.',
     );
+    expect(screen.getAllByRole('alert')).toHaveLength(1); // once: no notice as well
+    expect(screen.queryByText('Something went wrong. Please try again.')).not.toBeInTheDocument();
     expect(screen.queryByTestId('token-number')).not.toBeInTheDocument();
+  });
+
+  it('says once that a join code is unknown: no error notice, no pointless retry', async () => {
+    serve(
+      () => [],
+      (url) =>
+        url.startsWith('/api/queues/by-code/')
+          ? json({ error: { code: 'not_found', message: 'Queue not found.' } }, 404)
+          : undefined,
+    );
+    renderAt('/join', <JoinPage />, '/join?queue=NOPE');
+    expect(
+      await screen.findByText('No queue has this join code. Check the code and try again.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong. Please try again.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Join code/ })).toHaveValue('NOPE');
   });
 
   it('opens the sign-in dialog instead of taking a token for a visitor who is not signed in', async () => {

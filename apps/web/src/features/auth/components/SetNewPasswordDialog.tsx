@@ -11,13 +11,13 @@ import {
 import { AuthErrorAlert } from './AuthErrorAlert.tsx';
 
 /**
- * Opens on the home page when auth-js reports PASSWORD_RECOVERY (the reset link was opened):
- * the visitor is signed in by the link and chooses a new password with PUT /user.
+ * Opens when auth-js reports PASSWORD_RECOVERY (the reset link was opened) or an invitation's
+ * link signed the invitee in: they choose a (new) password with PUT /user.
  */
 export function SetNewPasswordDialog() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const opened = usePasswordRecovery();
+  const prompt = usePasswordRecovery();
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -47,14 +47,14 @@ export function SetNewPasswordDialog() {
 
   return (
     <Modal
-      opened={opened}
+      opened={prompt !== null}
       onClose={clearPasswordRecovery}
-      title={t('recovery.title')}
+      title={t(prompt === 'invite' ? 'recovery.inviteTitle' : 'recovery.title')}
       closeButtonProps={{ 'aria-label': t('dialog.close') }}
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <Text size="sm">{t('recovery.body')}</Text>
+          <Text size="sm">{t(prompt === 'invite' ? 'recovery.inviteBody' : 'recovery.body')}</Text>
           <PasswordInput
             label={t('fields.newPassword')}
             autoComplete="new-password"

@@ -6,7 +6,7 @@ import type { QueueToken } from '@upnext/contract/tokens';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
+import { EmptyBlock, LoadError, LoadFailed, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { addDays, formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
 import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
@@ -130,9 +130,14 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
         />
       );
     }
+    // An unknown code is a refusal no retry can fix: say so, and offer to type another.
+    const unknown = errorCode(queue.error) === 'not_found';
     return (
       <Stack gap="md">
-        <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
+        <LoadFailed
+          message={unknown ? t('errors.not_found') : visitErrorText(queue.error)}
+          {...(unknown ? {} : { onRetry: () => void queue.refetch() })}
+        />
         <CodeForm onSubmit={onCodeChange} initial={code} />
       </Stack>
     );

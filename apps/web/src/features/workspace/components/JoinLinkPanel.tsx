@@ -13,14 +13,14 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import type { Queue } from '@upnext/contract/queues';
-import { spaRoutes } from '@upnext/contract/routes';
+import { joinPath } from '@upnext/contract/routes';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The public link a visitor opens (or the QR code carries) to join this queue. */
 export function joinUrl(code: string, origin = window.location.origin): string {
-  return `${origin}${spaRoutes.join}?code=${encodeURIComponent(code)}`;
+  return `${origin}${joinPath(code)}`;
 }
 
 /** The QR code as an SVG document, drawn in the browser (nothing leaves the device). */

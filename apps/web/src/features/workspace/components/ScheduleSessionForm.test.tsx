@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { Queue, ServiceType, SubQueue } from '@upnext/contract/queues';
 import type { ScheduleResult } from '@upnext/contract/sessions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { todayLocal } from '../../../entities/session/format.ts';
+import { addDays, todayLocal } from '../../../entities/session/format.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { ScheduleSessionForm } from './ScheduleSessionForm.tsx';
 
@@ -200,9 +200,36 @@ describe('ScheduleSessionForm', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Check and preview' }));
 
     expect(await screen.findByText('Must be after the start time')).toBeInTheDocument();
-    expect(screen.getByText('Choose the last date of the series')).toBeInTheDocument();
     expect(screen.getByText('Choose a service')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('starts a weekly series with a valid last date, four weeks on (never "Invalid Date")', async () => {
+    const { user } = renderForm();
+    await user.click(screen.getByRole('radio', { name: 'Every week' }));
+    const until = screen.getByRole('button', { name: /Repeat until/ });
+    expect(until).not.toHaveTextContent('Invalid Date');
+    const [y, m, d] = addDays(date, 28).split('-').map(Number) as [number, number, number];
+    const expected = new Date(Date.UTC(y, m - 1, d));
+    expect(until).toHaveTextContent(
+      String(expected.getUTCDate()) +
+        ' ' +
+        expected.toLocaleString('en', { month: 'short', timeZone: 'UTC' }),
+    );
+    fetchMock.mockResolvedValueOnce(
+      answer({
+        preview: true,
+        seriesId: null,
+        timezone: 'Europe/London',
+        planned: [],
+        conflicts: [],
+        sessions: [],
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Check and preview' }));
+    expect(sentBodies()[0]).toMatchObject({
+      recurrence: { kind: 'weekly', until: addDays(date, 28) },
+    });
   });
 
   it('proposes the service type duration as slot length and counts the slots', async () => {

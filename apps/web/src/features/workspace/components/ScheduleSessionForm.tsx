@@ -28,7 +28,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
-import { todayLocal } from '../../../entities/session/format.ts';
+import { addDays, todayLocal } from '../../../entities/session/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { usePreviewSchedule, useScheduleSession } from '../api/scheduleSession.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
@@ -98,6 +98,9 @@ function weekdayNames(locale: string): string[] {
   return Array.from({ length: 7 }, (_, i) => format.format(new Date(Date.UTC(2024, 0, 1 + i))));
 }
 
+/** How far a new weekly series runs until the user says otherwise. */
+const SERIES_DAYS = 28;
+
 let rowCounter = 0;
 const newRowKey = () => `service-${++rowCounter}`;
 
@@ -133,7 +136,8 @@ export function ScheduleSessionForm({
       kind: 'once',
       date: today,
       weekdays: [String(isoWeekday(today))],
-      until: '',
+      // A valid date from the start (an empty one reads "Invalid Date"): four weeks on.
+      until: addDays(today, SERIES_DAYS),
       subQueueId: subQueues.length === 1 ? (subQueues[0]?.id ?? null) : null,
       startTime: '09:00',
       endTime: '12:00',
@@ -231,6 +235,10 @@ export function ScheduleSessionForm({
                     // A new weekly series starts on the chosen day's weekday.
                     if (value && form.getValues().weekdays.length <= 1) {
                       form.setFieldValue('weekdays', [String(isoWeekday(value))]);
+                    }
+                    // It never ends before it starts.
+                    if (value && form.getValues().until < value) {
+                      form.setFieldValue('until', addDays(value, SERIES_DAYS));
                     }
                   }}
                 />
