@@ -305,7 +305,7 @@ export const sessionQuerySchema = z
   .meta({ id: 'SessionQuery' });
 export type SessionQuery = z.infer<typeof sessionQuerySchema>;
 
-/** Query string of `GET /queues/{qid}/sessions` (no component ids: query strings are inlined). */
+/** Query string of `GET /queues/{queueId}/sessions` (no component ids: query strings are inlined). */
 export const queueSessionsQuerySchema = z.object({
   from: localDateSchema.optional(),
   to: localDateSchema.optional(),
@@ -419,25 +419,25 @@ export const sessionEndpoints = {
   }),
   listQueueSessions: endpoint({
     method: 'GET',
-    path: '/queues/:qid/sessions',
+    path: '/queues/:queueId/sessions',
     tag: 'sessions',
     summary: "A queue's sessions from today (X-user-timezone) or in a date range",
     description:
       'Company members see every session; others only live sessions (not cancelled or ' +
       'closed, not ended) of active public or unlisted queues (private ones with an ' +
       'approved join request). Hidden queues are not_found.',
-    params: z.object({ qid: uuid }),
+    params: z.object({ queueId: uuid }),
     query: queueSessionsQuerySchema,
     responses: { 200: sessionListSchema },
     errors: readErrors,
   }),
   getSession: endpoint({
     method: 'GET',
-    path: '/company/queues/:qid/sessions/:sessionId',
+    path: '/company/queues/:queueId/sessions/:sessionId',
     tag: 'sessions',
     summary: 'One session with live counts (waiting, served, now serving)',
     description: 'Readable by company members and by anyone who can see the queue.',
-    params: z.object({ qid: uuid, sessionId: uuid }),
+    params: z.object({ queueId: uuid, sessionId: uuid }),
     responses: { 200: sessionSchema },
     errors: readErrors,
   }),

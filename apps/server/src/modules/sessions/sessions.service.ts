@@ -519,7 +519,7 @@ export async function changeSessionStatus(
   return session;
 }
 
-/** GET /queues/{qid}/sessions: members see all; others public/unlisted, live ones only. */
+/** GET /queues/{queueId}/sessions: members see all; others public/unlisted, live ones only. */
 export async function listQueueSessions(
   deps: SessionsDeps,
   caller: Caller,
@@ -553,7 +553,7 @@ async function readableSession(deps: SessionsDeps, caller: Caller, sessionId: st
   return { view, queue, access };
 }
 
-/** GET /company/queues/{qid}/sessions/{sessionId}. */
+/** GET /company/queues/{queueId}/sessions/{sessionId}. */
 export async function getSession(
   deps: SessionsDeps,
   caller: Caller,
