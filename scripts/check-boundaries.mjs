@@ -49,7 +49,9 @@ const problems = [];
 for (const file of [...sources(web), ...sources(server)]) {
   const text = readFileSync(join(root, file), 'utf8');
   for (const match of text.matchAll(importPattern)) {
-    const target = relative(root, resolve(root, dirname(file), match[1])).split(sep).join('/');
+    const target = relative(root, resolve(root, dirname(file), match[1]))
+      .split(sep)
+      .join('/');
     for (const rule of rules) {
       if (rule.from(file) && rule.to(target, file)) {
         const line = text.slice(0, match.index).split('\n').length;
