@@ -33,7 +33,7 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
     t.app.inject({ method: 'GET', url: `/api${url}`, ...(user ? { headers: user.headers } : {}) });
 
   /** A waiting token, or one already called (and served, for a service time). */
-  async function tokenIn(live: Live, status: 'waiting' | 'called' | 'served') {
+  async function tokenIn(live: Live, status: 'waiting' | 'called' | 'served', calledBy?: TestUser) {
     const visitor = await createTestUser(t);
     const taken = await post('/queues/sessions/tokens', visitor, { sessionId: live.session.id });
     expect(taken.statusCode, taken.body).toBe(201);
@@ -41,7 +41,12 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
     if (status !== 'waiting') {
       await database.db
         .update(queueTokens)
-        .set({ status, calledAt: new Date(), completedAt: status === 'served' ? new Date() : null })
+        .set({
+          status,
+          calledAt: new Date(),
+          calledBy: calledBy?.userId ?? null,
+          completedAt: status === 'served' ? new Date() : null,
+        })
         .where(eq(queueTokens.id, id));
     }
     return id;
@@ -50,7 +55,10 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
   type Act = (user: TestUser) => Promise<{ statusCode: number; body: string }>;
 
   /** Every live action: `prepare` sets the scene in a session and returns the action itself. */
-  const liveActions: Array<{ name: string; prepare: (live: Live) => Promise<Act> }> = [
+  const liveActions: Array<{
+    name: string;
+    prepare: (live: Live, user: TestUser) => Promise<Act>;
+  }> = [
     {
       name: 'call next',
       prepare: async (live) => {
@@ -58,13 +66,16 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
         return (user) => post('/queues/sessions/next-token', user, { sessionId: live.session.id });
       },
     },
-    ...(['recall', 'no-show', 'start', 'complete', 'requeue'] as const).map((action) => ({
-      name: action,
-      prepare: async (live: Live): Promise<Act> => {
-        const tokenId = await tokenIn(live, 'called');
-        return (user) => post(`/queues/sessions/tokens/${tokenId}/${action}`, user, {});
-      },
-    })),
+    ...(['recall', 'no-show', 'start', 'complete', 'requeue', 'take-over'] as const).map(
+      (action) => ({
+        name: action,
+        prepare: async (live: Live, user: TestUser): Promise<Act> => {
+          // Called by whoever acts on it: start and complete are the caller's own.
+          const tokenId = await tokenIn(live, 'called', user);
+          return (user) => post(`/queues/sessions/tokens/${tokenId}/${action}`, user, {});
+        },
+      }),
+    ),
     {
       name: 'cancel a token',
       prepare: async (live) => {
@@ -130,7 +141,7 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
       const live = await createLiveSession(t, scene);
       const unassigned = await live.addStaff('staff', { assigned: false });
 
-      const act = await action.prepare(live);
+      const act = await action.prepare(live, unassigned);
       const before = await state(live);
       const refused = await act(unassigned);
       expect([refused.statusCode, JSON.parse(refused.body).error?.code]).toEqual([
@@ -142,7 +153,7 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
       for (const role of ['staff', 'admin', 'owner'] as const) {
         const fresh = await createLiveSession(t, scene);
         const user = role === 'owner' ? fresh.owner : await fresh.addStaff(role);
-        const allowed = await (await action.prepare(fresh))(user);
+        const allowed = await (await action.prepare(fresh, user))(user);
         expect(allowed.statusCode, `${role}: ${allowed.body}`).toBeLessThan(300);
       }
 
@@ -153,7 +164,7 @@ describe.each(testDrivers)('the staff rule and the session audience (%s)', (driv
         .set({ subQueueId: null })
         .where(eq(sessions.id, open.session.id));
       const anyStaff = await open.addStaff('staff', { assigned: false });
-      const allowed = await (await action.prepare(open))(anyStaff);
+      const allowed = await (await action.prepare(open, anyStaff))(anyStaff);
       expect(allowed.statusCode, allowed.body).toBeLessThan(300);
     });
   }

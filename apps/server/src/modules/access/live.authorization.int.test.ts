@@ -49,6 +49,7 @@ const actors = [
 type Actor = (typeof actors)[number];
 type Live = Awaited<ReturnType<typeof createLiveSession>>;
 type Scene = 'public' | 'private';
+type Scenery = Live & { people: Record<Actor, TestUser | undefined> };
 
 /** The matrix files whose rows, together, must cover every /api route. */
 const matrixFiles = [
@@ -82,7 +83,7 @@ type Case = {
   name: string;
   scene: Scene;
   /** Sets the scene (a token, a booking, a meeting...) and builds the request. */
-  request: (live: Live, actor: Actor) => Promise<Request> | Request;
+  request: (live: Scenery, actor: Actor) => Promise<Request> | Request;
   expect: Record<Actor, number>;
   /** The code of a 404 (others: 401 unauthorized, 403 forbidden). */
   notFound?: string;
@@ -92,7 +93,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
   let database: TestDatabase;
   let t: TestApp;
   let base: string;
-  const scenes = {} as Record<Scene, Live & { people: Record<Actor, TestUser | undefined> }>;
+  const scenes = {} as Record<Scene, Scenery>;
   let visitorSubscribeId: string;
 
   beforeAll(async () => {
@@ -156,7 +157,12 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
   let slotTurn = 0;
   async function tokenIn(
     live: Live,
-    options: { status?: 'waiting' | 'called' | 'served'; booking?: boolean } = {},
+    options: {
+      status?: 'waiting' | 'called' | 'served';
+      booking?: boolean;
+      /** Who called it (start and complete are theirs). */
+      calledBy?: TestUser | undefined;
+    } = {},
   ) {
     const holder = await createTestUser(t);
     await giveProfile(database.db, holder.userId);
@@ -182,7 +188,12 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       const now = new Date();
       await database.db
         .update(queueTokens)
-        .set({ status, calledAt: now, completedAt: status === 'served' ? now : null })
+        .set({
+          status,
+          calledAt: now,
+          calledBy: options.calledBy?.userId ?? null,
+          completedAt: status === 'served' ? now : null,
+        })
         .where(eq(queueTokens.id, id));
     }
     return id;
@@ -331,14 +342,15 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         return post('/queues/sessions/next-token', { sessionId: live.session.id });
       },
     }),
-    ...(['recall', 'no-show', 'start', 'complete', 'requeue'] as const).flatMap((action) =>
-      both(`POST /queues/sessions/tokens/{tokenId}/{action} (${action})`, runners(200), {
-        request: async (live) =>
-          post(
-            `/queues/sessions/tokens/${await tokenIn(live, { status: 'called' })}/${action}`,
-            {},
-          ),
-      }),
+    ...(['recall', 'no-show', 'start', 'complete', 'requeue', 'take-over'] as const).flatMap(
+      (action) =>
+        both(`POST /queues/sessions/tokens/{tokenId}/{action} (${action})`, runners(200), {
+          request: async (live, actor) => {
+            const calledBy = live.people[actor];
+            const tokenId = await tokenIn(live, { status: 'called', calledBy });
+            return post(`/queues/sessions/tokens/${tokenId}/${action}`, {});
+          },
+        }),
     ),
     ...both('POST /queues/sessions/service-time', runners(200), {
       request: async (live) =>
