@@ -219,7 +219,7 @@ export async function claimNextInLine(tx: Tx, sessionId: string, now: Date) {
 
 /** Bookings that became due join the line by status too (`booked` → `waiting`). */
 export async function admitDueBookings(tx: Tx, sessionId: string, now: Date) {
-  await tx
+  return tx
     .update(queueTokens)
     .set({ status: 'waiting', updatedAt: now })
     .where(
@@ -228,7 +228,8 @@ export async function admitDueBookings(tx: Tx, sessionId: string, now: Date) {
         eq(queueTokens.status, 'booked'),
         sql`${queueTokens.slotStartsAt} <= ${dueBy(now)}`,
       ),
-    );
+    )
+    .returning();
 }
 
 /** Tokens this staff member has called or is serving in the session. */
@@ -244,13 +245,6 @@ export async function activeTokensOf(tx: Tx, sessionId: string, staffId: string)
       ),
     )
     .for('update');
-}
-
-export async function setNowServing(tx: Tx, sessionId: string, number: number, now: Date) {
-  await tx
-    .update(sessions)
-    .set({ nowServingNumber: number, updatedAt: now })
-    .where(eq(sessions.id, sessionId));
 }
 
 /** The live line in service order (position = index + 1). */

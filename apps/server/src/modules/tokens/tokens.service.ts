@@ -150,8 +150,8 @@ async function issue(
     throw new AppError('session_full', 'This session is full. Please choose another session.');
   }
   const number = await repo.takeNextNumber(tx, session.sessionId, now);
-  // A booking stays `booked` until its slot is near; the line takes it in then (repository).
-  const token = await repo.insertToken(tx, {
+  // A booking stays `booked` until its slot is near (one made that late is admitted at once).
+  const inserted = await repo.insertToken(tx, {
     sessionId: session.sessionId,
     number,
     displayNumber: displayNumber(session.tokenPrefix, number),
@@ -167,6 +167,8 @@ async function issue(
     joinedAt: now,
     updatedAt: now,
   });
+  const admitted = booking ? await repo.admitDueBookings(tx, session.sessionId, now) : [];
+  const token = admitted.find((row) => row.id === inserted.id) ?? inserted;
   await notifyIssued(tx, deps, now, session, token);
   return { token, session, staff, repeated: false };
 }
@@ -446,7 +448,6 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
         calledBy: staff.userId,
         updatedAt: now,
       });
-      await repo.setNowServing(tx, sessionId, next.number, now);
       await notifyHolder(tx, deps, now, 'called', session, called);
     }
     // The line after the call, once: for the turn-approaching message, the events and the answer.
