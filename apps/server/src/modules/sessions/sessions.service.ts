@@ -61,7 +61,7 @@ function invalid(field: string, message: string): AppError {
 
 const notFound = (what: string) => new AppError('not_found', `This ${what} does not exist.`);
 
-export function toSession(view: repo.SessionView): Session {
+function toSession(view: repo.SessionView): Session {
   const s = view.session;
   return {
     id: s.id,

@@ -164,7 +164,7 @@ export async function updateToken(tx: Tx, tokenId: string, values: Partial<NewTo
  * The order of service (PRODUCT.md): priority, then bookings whose slot has started, then
  * number. `now` is a parameter so that the clock, not the database, decides "has started".
  */
-export function serviceOrder(now: Date) {
+function serviceOrder(now: Date) {
   return [
     desc(queueTokens.priority),
     sql`(${queueTokens.kind} = 'booking' and ${queueTokens.slotStartsAt} <= ${now.toISOString()}::timestamptz) desc`,

@@ -183,7 +183,7 @@ function requireSignedIn(caller: Caller): SignedInCaller {
 }
 
 /** The token as the caller may see it, with its live position and estimated wait. */
-export async function present(
+async function present(
   deps: TokensDeps,
   rows: readonly TokenRow[],
   view: { staff: boolean; viewerId?: string },

@@ -5,11 +5,11 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/queues/{queueId}`. */
-export function getQueue(queueId: string, signal?: AbortSignal): Promise<Queue> {
+function getQueue(queueId: string, signal?: AbortSignal): Promise<Queue> {
   return api.get<Queue>(apiPaths.queue, { params: { queueId }, signal });
 }
 
-export function queueQueryOptions(queueId: string) {
+function queueQueryOptions(queueId: string) {
   return queryOptions({
     queryKey: [...workspaceKeys.queue(queueId), 'detail'],
     queryFn: ({ signal }) => getQueue(queueId, signal),
