@@ -11,6 +11,7 @@ type Parsed<E, K extends string> =
 /** A request whose params, query and body are the endpoint's, validated. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest & {
   params: Parsed<E, 'params'>;
+  headers: FastifyRequest['headers'] & Parsed<E, 'headers'>;
   query: Parsed<E, 'query'>;
   body: Parsed<E, 'body'>;
 };
@@ -54,6 +55,7 @@ export function registerEndpoint<E extends ServerEndpoint>(
         .join(' '),
       ...(endpoint.public ? {} : { security: [{ bearerAuth: [] }, {}] }),
       ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.headers ? { headers: endpoint.headers } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       response: { ...success, ...errors.response },
