@@ -141,7 +141,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       request: () => ({
         method: 'PATCH',
         url: `/api/company/${company()}`,
-        payload: { contactPhone: '+44 1' },
+        payload: { contactPhone: '+44 20 7946 0001' },
       }),
       expect: managersOnly(200),
       snapshot: () => database.db.select().from(companies).where(eq(companies.id, world.companyId)),
