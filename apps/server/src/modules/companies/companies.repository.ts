@@ -1,6 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { authUsers } from '../../db/schema/auth.ts';
 import {
   type CompanyRole,
   companies,
@@ -140,13 +139,4 @@ export async function deleteMemberRow(db: Queryable, companyId: string, userId: 
   await db
     .delete(companyUsers)
     .where(and(eq(companyUsers.companyId, companyId), eq(companyUsers.userId, userId)));
-}
-
-export async function authUserEmail(db: Queryable, userId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ email: authUsers.email })
-    .from(authUsers)
-    .where(eq(authUsers.id, userId))
-    .limit(1);
-  return row?.email ?? null;
 }
