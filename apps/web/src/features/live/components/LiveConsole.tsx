@@ -56,7 +56,7 @@ const isLive = (token: QueueToken) => token.status === 'called' || token.status 
 export function LiveConsole({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation('live');
   useLiveSession(sessionId);
-  const board = useSessionBoard(sessionId);
+  const board = useSessionBoard(sessionId, { errorShownInline: true });
   const active = useSessionTokens(sessionId, ACTIVE_STATUSES);
   const done = useSessionTokens(sessionId, DONE_STATUSES);
   const stats = useServiceTimeStats(sessionId);
