@@ -71,6 +71,36 @@ describe('configuration', () => {
     );
   });
 
+  it('takes the ICE servers: none by default; TURN needs its URLs and secret together', () => {
+    expect(loadConfig({}).ice).toEqual({ stunUrls: [], turn: null });
+    const ice = loadConfig({
+      STUN_URLS: 'stun:stun.example.com:3478, stuns:stun.example.com:5349',
+      TURN_URLS: 'turn:turn.example.com:3478?transport=udp,turns:turn.example.com:5349',
+      TURN_SECRET: 'a-long-shared-secret',
+    }).ice;
+    expect(ice).toEqual({
+      stunUrls: ['stun:stun.example.com:3478', 'stuns:stun.example.com:5349'],
+      turn: {
+        urls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com:5349'],
+        secret: 'a-long-shared-secret',
+        ttlSeconds: 14_400,
+      },
+    });
+    expect(() => loadConfig({ TURN_URLS: 'turn:t.example.com' })).toThrow(
+      /TURN_SECRET: must be set with TURN_URLS/,
+    );
+    expect(() => loadConfig({ TURN_SECRET: 'a-long-shared-secret' })).toThrow(
+      /TURN_URLS: must be set with TURN_SECRET/,
+    );
+    expect(() => loadConfig({ STUN_URLS: 'turn:t.example.com' })).toThrow(
+      /STUN_URLS: "turn:t.example.com" is not a URL like stun:host:3478/,
+    );
+    expect(() => loadConfig({ TURN_URLS: 'turn:t.example.com', TURN_SECRET: 'short' })).toThrow(
+      /TURN_SECRET: must be at least 16 characters/,
+    );
+    expect(() => loadConfig({ TURN_CREDENTIAL_TTL: '10' })).toThrow(/TURN_CREDENTIAL_TTL/);
+  });
+
   it('lists every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT[\s\S]*LOG_LEVEL/);
   });

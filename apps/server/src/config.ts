@@ -23,6 +23,26 @@ const perWindow = z.coerce
   .int('must be a whole number')
   .min(0, 'must not be negative');
 
+/** A comma-separated list of ICE server URLs of the given schemes (`stun:host:3478`, ...). */
+function iceUrlList(schemes: readonly string[]) {
+  const pattern = new RegExp(`^(${schemes.join('|')}):[^\\s,?]+(\\?transport=(udp|tcp))?$`);
+  return z.string().transform((value, ctx) => {
+    const urls = value
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean);
+    for (const url of urls) {
+      if (!pattern.test(url)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${url}" is not a URL like ${schemes[0]}:host:3478`,
+        });
+      }
+    }
+    return urls;
+  });
+}
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -183,6 +203,14 @@ const envSchema = z.object({
     .int('must be a whole number of milliseconds')
     .min(100, 'must be at least 100')
     .default(20_000),
+  // Video meetings: ICE servers for the browsers' peer connections (STUN, and a TURN relay).
+  STUN_URLS: iceUrlList(['stun', 'stuns']).optional(),
+  TURN_URLS: iceUrlList(['turn', 'turns']).optional(),
+  TURN_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  TURN_CREDENTIAL_TTL: seconds
+    .min(60, 'must be at least 60 seconds')
+    .max(86_400, 'must be at most 86400 seconds')
+    .default(14_400),
 });
 
 /** One configured sign-in provider (see auth/oauth/providers.ts). */
@@ -268,6 +296,14 @@ export type Config = Readonly<{
   version: string;
   auth: AuthConfig;
   realtime: RealtimeConfig;
+  ice: IceConfig;
+}>;
+
+/** What browsers get for `new RTCPeerConnection({ iceServers })` in a meeting. */
+export type IceConfig = Readonly<{
+  stunUrls: readonly string[];
+  /** coturn's REST scheme (`--use-auth-secret`): credentials are minted per user, short-lived. */
+  turn: Readonly<{ urls: readonly string[]; secret: string; ttlSeconds: number }> | null;
 }>;
 
 export type RealtimeConfig = Readonly<{
@@ -377,6 +413,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  SMS_PROVIDER: must be twilio when TWILIO_* variables are set',
     );
   }
+  if (Boolean(e.TURN_URLS?.length) !== Boolean(e.TURN_SECRET)) {
+    throw new ConfigError(
+      e.TURN_SECRET
+        ? 'Invalid configuration:\n  TURN_URLS: must be set with TURN_SECRET'
+        : 'Invalid configuration:\n  TURN_SECRET: must be set with TURN_URLS',
+    );
+  }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, '');
   const authUrl = `${publicUrl}/auth/v1`;
@@ -458,6 +501,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtime: Object.freeze({
       busUrl: e.REALTIME_BUS_URL,
       heartbeatMs: e.REALTIME_HEARTBEAT_MS,
+    }),
+    ice: Object.freeze({
+      stunUrls: Object.freeze(e.STUN_URLS ?? []),
+      turn:
+        e.TURN_URLS?.length && e.TURN_SECRET
+          ? Object.freeze({
+              urls: Object.freeze(e.TURN_URLS),
+              secret: e.TURN_SECRET,
+              ttlSeconds: e.TURN_CREDENTIAL_TTL,
+            })
+          : null,
     }),
   });
 }

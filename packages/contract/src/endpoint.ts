@@ -16,6 +16,8 @@ export type Endpoint = {
   /** OpenAPI grouping. */
   tag: string;
   summary: string;
+  /** The rule behind the call, before the list of error codes. */
+  description?: string;
   /** Anyone may call it: documented without a bearer token. */
   public?: true;
   params?: z.ZodType;

@@ -2,6 +2,7 @@ import { companyEndpoints } from './companies.ts';
 import { meetingEndpoints } from './meetings.ts';
 import { promotionEndpoints } from './promotions.ts';
 import { requestEndpoints } from './requests.ts';
+import { sessionEndpoints } from './sessions.ts';
 import { userEndpoints } from './users.ts';
 
 /**
@@ -14,6 +15,7 @@ export const endpoints = {
   ...meetingEndpoints,
   ...promotionEndpoints,
   ...requestEndpoints,
+  ...sessionEndpoints,
 };
 
 export type EndpointName = keyof typeof endpoints;

@@ -128,6 +128,16 @@ export const meetingEndpoints = {
     responses: { 200: meetingSchema },
     errors: [...partyErrors, 'meeting_not_live'],
   }),
+  getIceServers: endpoint({
+    method: 'GET',
+    path: '/meetings/:meetingId/ice-servers',
+    tag,
+    summary:
+      "ICE servers for the caller's peer connection in a live meeting: STUN, and TURN with a short-lived credential of the caller's own",
+    params: meetingParamsSchema,
+    responses: { 200: iceServersSchema },
+    errors: [...partyErrors, 'meeting_not_live'],
+  }),
 };
 
 // --- Signalling: SEND to /app/call, forwarded to the other party's /topic/meeting/{subscribeId} ---

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, signedInErrors } from './endpoint.ts';
 
 /**
  * Sessions, their services and slots (PRODUCT.md "Provider workspace"; spec §7 paths under /api).
@@ -336,3 +337,153 @@ export const slotsStatusInputSchema = z
   })
   .meta({ id: 'SlotsStatusInput' });
 export type SlotsStatusInput = z.infer<typeof slotsStatusInputSchema>;
+
+/** Reads answer anonymous callers too (public queues); a bad token is still 401. */
+const readErrors = ['validation_failed', 'unauthorized', 'not_found'] as const;
+const writeErrors = [...signedInErrors, 'not_found'] as const;
+const sessionIdParams = z.object({ sessionId: uuid });
+
+export const sessionEndpoints = {
+  scheduleSessions: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/schedule',
+    tag: 'sessions',
+    summary: 'Schedule one session or a weekly series with its services (or preview it)',
+    description:
+      'Owners and admins. Dates and times are in the company time zone. With `preview: true` ' +
+      'nothing is saved (200) and the answer lists what would be created and its conflicts; ' +
+      'a save answers 201. Overlaps on one sub-queue are refused (details.conflicts); ' +
+      'archived queues are a conflict.',
+    body: scheduleSessionInputSchema,
+    responses: { 201: scheduleResultSchema, 200: scheduleResultSchema },
+    errors: [...writeErrors, 'session_overlap', 'conflict'],
+  }),
+  editSessions: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/edit',
+    tag: 'sessions',
+    summary: 'Edit this session, or it and the following ones of its series',
+    description:
+      'Owners and admins; scheduled sessions without tokens only (cancelled later ones of a ' +
+      'series are left alone). Changed windows regenerate the slots.',
+    body: editSessionInputSchema,
+    responses: { 200: editSessionResultSchema },
+    errors: [...writeErrors, 'session_not_editable', 'session_has_tokens', 'session_overlap'],
+  }),
+  deleteSessions: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/delete',
+    tag: 'sessions',
+    summary: 'Delete this session, or it and the following ones of its series',
+    description: 'Owners and admins; scheduled or cancelled sessions without tokens only.',
+    body: deleteSessionInputSchema,
+    responses: { 200: deleteSessionResultSchema },
+    errors: [...writeErrors, 'session_not_editable', 'session_has_tokens'],
+  }),
+  setSessionStatus: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/status',
+    tag: 'sessions',
+    summary: 'Open, pause, close or cancel a session',
+    description:
+      'scheduled → open ⇄ paused → closed; scheduled, open or paused → cancelled; anything ' +
+      'else is invalid_transition (details.from, details.to). Owners and admins, and staff ' +
+      "assigned to the session's sub-queue.",
+    body: sessionStatusInputSchema,
+    responses: { 200: sessionSchema },
+    errors: [...writeErrors, 'invalid_transition'],
+  }),
+  listQueueSessions: endpoint({
+    method: 'GET',
+    path: '/queues/:qid/sessions',
+    tag: 'sessions',
+    summary: "A queue's sessions from today (X-user-timezone) or in a date range",
+    description:
+      'Company members see every session; others only live sessions (not cancelled or ' +
+      'closed, not ended) of active public or unlisted queues (private ones with an ' +
+      'approved join request). Hidden queues are not_found.',
+    params: z.object({ qid: uuid }),
+    query: queueSessionsQuerySchema,
+    responses: { 200: sessionListSchema },
+    errors: readErrors,
+  }),
+  getSession: endpoint({
+    method: 'GET',
+    path: '/company/queues/:qid/sessions/:sessionId',
+    tag: 'sessions',
+    summary: 'One session with live counts (waiting, served, now serving)',
+    description: 'Readable by company members and by anyone who can see the queue.',
+    params: z.object({ qid: uuid, sessionId: uuid }),
+    responses: { 200: sessionSchema },
+    errors: readErrors,
+  }),
+  mySessions: endpoint({
+    method: 'GET',
+    path: '/queues/sessions',
+    tag: 'sessions',
+    summary: "The signed-in member's sessions on a day (default: today in X-user-timezone)",
+    description:
+      'Owners and admins: every session of their companies; staff: sessions of the ' +
+      'sub-queues assigned to them; anyone else: none.',
+    query: mySessionsQuerySchema,
+    responses: { 200: sessionListSchema },
+    errors: ['validation_failed', 'unauthorized'],
+  }),
+  querySessions: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/query',
+    tag: 'sessions',
+    summary: 'Find sessions by queue, company, sub-queue, date range and status',
+    description:
+      "Members see their companies' sessions; everyone else live sessions of active public " +
+      'queues (unlisted ones too when asked by queueId). `from` defaults to today.',
+    body: sessionQuerySchema,
+    responses: { 200: sessionListSchema },
+    errors: ['validation_failed', 'unauthorized'],
+  }),
+  listSessionServices: endpoint({
+    method: 'GET',
+    path: '/queues/sessions/:sessionId/services',
+    tag: 'sessions',
+    summary: 'Services offered in a session',
+    description: 'Readable by company members and by anyone who can see the queue.',
+    params: sessionIdParams,
+    responses: { 200: z.array(sessionServiceSchema) },
+    errors: readErrors,
+  }),
+  addSessionService: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/:sessionId/services',
+    tag: 'sessions',
+    summary: 'Offer a service type in a session; its slots are generated at once',
+    description: 'Owners and admins; not in closed or cancelled sessions; one service per type.',
+    params: sessionIdParams,
+    body: sessionServiceInputSchema,
+    responses: { 201: sessionServiceSchema },
+    errors: [...writeErrors, 'service_exists', 'session_not_editable'],
+  }),
+  listSlots: endpoint({
+    method: 'GET',
+    path: '/queues/sessions/services/:serviceId/slots',
+    tag: 'sessions',
+    summary: 'Slots 1..n of a session service, blocked ones included',
+    description:
+      'Whole slots of the slot length from the session start; a last partial slot is ' +
+      'dropped. Slots of capacity 0 are listed but never bookable.',
+    params: z.object({ serviceId: uuid }),
+    responses: { 200: z.array(slotSchema) },
+    errors: readErrors,
+  }),
+  setSlotsStatus: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/services/slots-status',
+    tag: 'sessions',
+    summary: 'Block or reopen slots of a session service',
+    description:
+      "Owners and admins, and staff assigned to the session's sub-queue. Answers every " +
+      'slot of the service; unknown slot numbers are not_found (details.missing).',
+    body: slotsStatusInputSchema,
+    responses: { 200: z.array(slotSchema) },
+    errors: writeErrors,
+  }),
+};

@@ -65,5 +65,5 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   await app.register(promotionRoutes, { db, clock });
   await app.register(requestRoutes, { db, clock });
   await app.register(sessionRoutes, deps);
-  await app.register(meetingRoutes, { db, clock, publisher });
+  await app.register(meetingRoutes, { db, clock, publisher, ice: config.ice });
 };

@@ -49,7 +49,9 @@ export function registerEndpoint<E extends ServerEndpoint>(
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
-      description: errors.description,
+      description: endpoint.description
+        ? `${endpoint.description} ${errors.description}`
+        : errors.description,
       ...(endpoint.public ? {} : { security: [{ bearerAuth: [] }, {}] }),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),

@@ -9,8 +9,16 @@ import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
 import { createTestUser } from '../../test/users.ts';
 import { subscribeIdsOf } from '../tokens/tokens.repository.ts';
+import { turnPassword } from './ice-servers.ts';
 import { createCalledVisitor, meetingRows, startMeeting } from './meetings.fixtures.ts';
 import { sweepMissedCalls } from './meetings.service.ts';
+
+const turnEnv = {
+  STUN_URLS: 'stun:stun.example.test:3478',
+  TURN_URLS: 'turn:turn.example.test:3478',
+  TURN_SECRET: 'meetings-test-turn-secret',
+  TURN_CREDENTIAL_TTL: '600',
+};
 
 describe.each(testDrivers)('meetings API (%s)', (driver) => {
   let database: TestDatabase;
@@ -24,7 +32,7 @@ describe.each(testDrivers)('meetings API (%s)', (driver) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(driver);
-    t = await buildTestApp(database, {}, { clock, publisher });
+    t = await buildTestApp(database, turnEnv, { clock, publisher });
   });
   afterAll(async () => {
     await t?.app.close();
@@ -287,5 +295,38 @@ describe.each(testDrivers)('meetings API (%s)', (driver) => {
       .filter((id) => started.includes(id));
     // Two events (one per party) per meeting, never more.
     expect(mine.sort()).toEqual([...started, ...started].sort());
+  });
+
+  it('gives each party ICE servers with a TURN credential of their own while the meeting is live, and nobody else', async () => {
+    const world = await createCalledVisitor(t);
+    const meeting = (await startMeeting(t, world.owner, world.session.id, world.tokenId)).json()
+      .data;
+    const url = `/api/meetings/${meeting.id}/ice-servers`;
+    const expiry = Math.floor(now / 1000) + 600;
+    for (const party of [world.owner, world.visitor]) {
+      const response = await get(url, party.headers);
+      expect(response.statusCode, response.body).toBe(200);
+      const username = `${expiry}:${party.userId}`;
+      expect(response.json().data).toEqual({
+        iceServers: [
+          { urls: [turnEnv.STUN_URLS] },
+          {
+            urls: [turnEnv.TURN_URLS],
+            username,
+            credential: turnPassword(turnEnv.TURN_SECRET, username),
+          },
+        ],
+        expiresAt: new Date(expiry * 1000).toISOString(),
+      });
+    }
+    const stranger = await createTestUser(t);
+    const refused = await get(url, stranger.headers);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.body).not.toContain('credential');
+    expect((await get(url)).statusCode).toBe(401);
+    await post(`/api/meetings/${meeting.id}/end`, world.owner.headers);
+    const over = await get(url, world.visitor.headers);
+    expect(over.statusCode).toBe(409);
+    expect(over.json().error.code).toBe('meeting_not_live');
   });
 });

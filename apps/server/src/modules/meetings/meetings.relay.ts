@@ -4,7 +4,7 @@ import type { CallAuthorizer, CallDecision } from '../../realtime/realtime.polic
 import { subscribeIdOf } from '../../realtime/realtime.repository.ts';
 import { sideOf } from './meetings.policy.ts';
 import { findMeetingForCall } from './meetings.repository.ts';
-import { applyCall, type MeetingsDeps } from './meetings.service.ts';
+import { applyCall, type MeetingStateDeps } from './meetings.service.ts';
 
 const refuse = (message: string): CallDecision => ({ allow: false, message });
 
@@ -14,7 +14,7 @@ const refuse = (message: string): CallDecision => ({ allow: false, message });
  * the call flow allows (meetings.policy.ts `callRules`); answer, decline and exit move the
  * meeting on. Everything else is refused, and the STOMP endpoint answers it with an ERROR.
  */
-export function createCallRelay(deps: MeetingsDeps): CallAuthorizer {
+export function createCallRelay(deps: MeetingStateDeps): CallAuthorizer {
   return async (caller, message) => {
     const parsed = callMessageSchema.safeParse(message);
     if (!parsed.success) return refuse(`Malformed call message: ${firstIssue(parsed.error)}`);

@@ -17,4 +17,7 @@ export const meetingRoutes: FastifyPluginAsync<service.MeetingsDeps> = async (ap
   registerEndpoint(app, endpoints.endMeeting, (request) =>
     service.endMeeting(deps, request.caller, request.params.meetingId),
   );
+  registerEndpoint(app, endpoints.getIceServers, (request) =>
+    service.getIceServers(deps, request.caller, request.params.meetingId),
+  );
 };

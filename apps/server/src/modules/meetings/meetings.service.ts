@@ -7,17 +7,21 @@ import {
   type StartMeetingInput,
 } from '@upnext/contract/meetings';
 import { topics } from '@upnext/contract/realtime-topics';
+import type { IceConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import * as tokensRepo from '../tokens/tokens.repository.ts';
+import { iceServersFor } from './ice-servers.ts';
 import { callRuleFor, requireMeetingStarter, requireParty, type Side } from './meetings.policy.ts';
 import type { MeetingRow, MeetingView } from './meetings.repository.ts';
 import * as repo from './meetings.repository.ts';
 
-export type MeetingsDeps = { db: Db; clock: Clock; publisher: EventPublisher };
+/** What changing a meeting's state needs (the relay and the sweeper have no more). */
+export type MeetingStateDeps = { db: Db; clock: Clock; publisher: EventPublisher };
+export type MeetingsDeps = MeetingStateDeps & { ice: IceConfig };
 
 const inService = new Set(['called', 'serving']);
 
@@ -113,13 +117,24 @@ export async function endMeeting(deps: MeetingsDeps, caller: Caller, meetingId: 
   return presentOne(deps, meeting.id, side);
 }
 
+/** The caller's own ICE servers (and TURN credential), while the meeting is live. */
+export async function getIceServers(deps: MeetingsDeps, caller: Caller, meetingId: string) {
+  const party = requireParty(await repo.findMeeting(deps.db, meetingId), caller);
+  const now = deps.clock();
+  const state = stateAt(party.meeting, now);
+  if (state !== 'ringing' && state !== 'active') {
+    throw new AppError('meeting_not_live', `This meeting is over (${state}).`, { state });
+  }
+  return iceServersFor(deps.ice, party.caller.userId, now);
+}
+
 /**
  * Checks a call message of `type` from `side` against the rules, and makes the state change it
  * causes (answer → active, decline → declined, exit → ended) under the meeting's row lock,
  * announcing it to both parties after the commit.
  */
 export async function applyCall(
-  deps: MeetingsDeps,
+  deps: MeetingStateDeps,
   meeting: MeetingRow,
   side: Side,
   type: CallMessageType,
@@ -147,14 +162,14 @@ export async function applyCall(
 }
 
 /** Calls still ringing past their deadline become missed, and both sides hear it. */
-export async function sweepMissedCalls(deps: MeetingsDeps, limit = 100): Promise<number> {
+export async function sweepMissedCalls(deps: MeetingStateDeps, limit = 100): Promise<number> {
   const missed = await repo.markMissed(deps.db, deps.clock(), limit);
   for (const meeting of missed) await publishState(deps, meeting);
   return missed.length;
 }
 
 /** The meeting's topic name of each party (made on first need, like every user topic). */
-async function subscribeIdsOfParties(deps: MeetingsDeps, meeting: MeetingRow) {
+async function subscribeIdsOfParties(deps: MeetingStateDeps, meeting: MeetingRow) {
   const ids = await tokensRepo.subscribeIdsOf(deps.db, [
     meeting.staffUserId,
     meeting.visitorUserId,
@@ -162,7 +177,7 @@ async function subscribeIdsOfParties(deps: MeetingsDeps, meeting: MeetingRow) {
   return { staff: ids.get(meeting.staffUserId), visitor: ids.get(meeting.visitorUserId) };
 }
 
-async function publishState(deps: MeetingsDeps, meeting: MeetingRow) {
+async function publishState(deps: MeetingStateDeps, meeting: MeetingRow) {
   const queueId = await repo.queueOfSession(deps.db, meeting.sessionId);
   if (!queueId) return;
   const event: MeetingStateEvent = {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type MeetingsDeps, sweepMissedCalls } from './meetings.service.ts';
+import { type MeetingStateDeps, sweepMissedCalls } from './meetings.service.ts';
 
 /** How often each instance looks for calls nobody answered (a missed call shows within this). */
 const SWEEP_INTERVAL_MS = 2000;
@@ -8,7 +8,7 @@ const SWEEP_INTERVAL_MS = 2000;
  * Marks unanswered calls missed. Every instance runs one; rows are claimed with SKIP LOCKED,
  * so two instances never mark (and announce) the same call twice.
  */
-export function createMissedCallSweeper(deps: MeetingsDeps & { log: FastifyBaseLogger }) {
+export function createMissedCallSweeper(deps: MeetingStateDeps & { log: FastifyBaseLogger }) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let busy = false;

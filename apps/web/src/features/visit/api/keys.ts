@@ -14,11 +14,7 @@ export const visitKeys = {
 /** Paths of the queue API the visitor's journey uses (spec §7, under `/api`). */
 export const visitPaths = {
   queueByCode: '/queues/by-code/:code',
-  sessionsQuery: '/queues/sessions/query',
-  mySessions: '/queues/sessions',
   takeToken: '/queues/sessions/tokens',
-  services: '/queues/sessions/:sessionId/services',
-  slots: '/queues/sessions/services/:serviceId/slots',
   bookSlot: '/queues/sessions/slots/tokens',
   tokensQuery: '/queues/sessions/tokens-query',
   cancelToken: '/queues/sessions/tokens-cancel',

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Slot } from '@upnext/contract/sessions';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/services/{serviceId}/slots`: a service's slots and what is left. */
 export function getServiceSlots(serviceId: string, signal?: AbortSignal) {
-  return api.get<Slot[]>(visitPaths.slots, { params: { serviceId }, signal });
+  return api.call(endpoints.listSlots, { params: { serviceId }, signal });
 }
 
 export function serviceSlotsQueryOptions(serviceId: string) {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionService } from '@upnext/contract/sessions';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/{sessionId}/services`: the bookable services of a session. */
 export function getSessionServices(sessionId: string, signal?: AbortSignal) {
-  return api.get<SessionService[]>(visitPaths.services, { params: { sessionId }, signal });
+  return api.call(endpoints.listSessionServices, { params: { sessionId }, signal });
 }
 
 export function sessionServicesQueryOptions(sessionId: string) {

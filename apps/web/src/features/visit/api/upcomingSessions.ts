@@ -1,20 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Session } from '@upnext/contract/sessions';
-import { api } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import { querySessions } from '../../../entities/session/api.ts';
+import { visitKeys } from './keys.ts';
 
-/** `POST /queues/sessions/query`: a queue's sessions from `from` to `to` (local dates). */
-export function queryUpcomingSessions(
-  queueId: string,
-  from: string,
-  to: string,
-  signal?: AbortSignal,
-): Promise<Session[]> {
-  return api.post<Session[]>(
-    visitPaths.sessionsQuery,
-    { queueId, from, to, status: ['scheduled', 'open', 'paused'], limit: 100 },
-    { signal },
-  );
+/** A queue's sessions a visitor may still join, from `from` to `to` (local dates). */
+function queryUpcomingSessions(queueId: string, from: string, to: string, signal?: AbortSignal) {
+  const status = ['scheduled', 'open', 'paused'] as const;
+  return querySessions({ queueId, from, to, status: [...status], limit: 100 }, signal);
 }
 
 export function upcomingSessionsQueryOptions(queueId: string, from: string, to: string) {
