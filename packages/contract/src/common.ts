@@ -24,7 +24,4 @@ export const currencySchema = z
 
 export const timestampSchema = z.iso.datetime({ offset: true });
 
-/** Optional text that may be cleared with null. */
-export const nullableText = (max: number) => z.string().trim().max(max).nullable();
-
 export const okSchema = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' });

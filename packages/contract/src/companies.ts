@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import {
-  currencySchema,
-  idSchema,
-  nullableText,
-  okSchema,
-  timestampSchema,
-  timezoneSchema,
-} from './common.ts';
+import { currencySchema, idSchema, okSchema, timestampSchema, timezoneSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
+import { countrySchema, phoneInputSchema } from './phone.ts';
 
 export const companyPlans = ['free', 'pro', 'business'] as const;
 export const companyRoles = ['owner', 'admin', 'staff'] as const;
@@ -24,6 +18,8 @@ export const companySchema = z
     name: z.string(),
     slug: z.string(),
     timezone: z.string(),
+    /** ISO 3166-1 alpha-2: national phone numbers of this company are read in it. */
+    country: z.string(),
     currency: z.string(),
     logoUrl: z.string().nullable(),
     contactEmail: z.string().nullable(),
@@ -43,10 +39,13 @@ export const createCompanyBodySchema = z
   .object({
     name: z.string().trim().min(1).max(120),
     timezone: timezoneSchema,
+    /** Defaults to DEFAULT_COUNTRY (phone.ts). */
+    country: countrySchema.optional(),
     currency: currencySchema.optional(),
     logoUrl: z.url().max(2048).nullable().optional(),
     contactEmail: z.email().max(320).nullable().optional(),
-    contactPhone: nullableText(40).optional(),
+    /** Normalised to E.164 in the company's country; `invalid_phone` otherwise. */
+    contactPhone: phoneInputSchema.nullable().optional(),
   })
   .strict()
   .meta({ id: 'CreateCompany' });

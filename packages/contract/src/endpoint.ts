@@ -21,6 +21,8 @@ export type Endpoint = {
   /** Anyone may call it: documented without a bearer token. */
   public?: true;
   params?: z.ZodType;
+  /** Request headers the call reads (lower-case names), e.g. an idempotency key. */
+  headers?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
   responses: Readonly<Record<number, z.ZodType>>;
@@ -35,7 +37,7 @@ export function endpoint<const E extends Endpoint>(definition: E): E {
 /** Errors every signed-in call may answer with. */
 export const signedInErrors = ['validation_failed', 'unauthorized', 'forbidden'] as const;
 
-type SchemaOf<E, K extends 'params' | 'query' | 'body'> =
+type SchemaOf<E, K extends 'params' | 'headers' | 'query' | 'body'> =
   E extends Record<K, infer S extends z.ZodType> ? S : never;
 
 /** What `data` holds on success: the union over the endpoint's success statuses. */
@@ -47,6 +49,7 @@ export type EndpointData<E extends Endpoint> = {
 export type EndpointParams<E extends Endpoint> = {
   [K in keyof z.output<SchemaOf<E, 'params'>>]: string | number;
 };
+export type EndpointHeaders<E extends Endpoint> = z.input<SchemaOf<E, 'headers'>>;
 export type EndpointQuery<E extends Endpoint> = z.input<SchemaOf<E, 'query'>>;
 export type EndpointBody<E extends Endpoint> = z.input<SchemaOf<E, 'body'>>;
 
@@ -56,6 +59,7 @@ export type EndpointInput<E extends Endpoint> = Part<
   SchemaOf<E, 'params'>,
   EndpointParams<E>
 > &
+  Part<'headers', SchemaOf<E, 'headers'>, EndpointHeaders<E>> &
   Part<'query', SchemaOf<E, 'query'>, EndpointQuery<E>> &
   Part<'body', SchemaOf<E, 'body'>, EndpointBody<E>>;
 

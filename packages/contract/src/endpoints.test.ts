@@ -5,18 +5,12 @@ import { endpoints } from './endpoints.ts';
 const table = Object.entries(endpoints);
 const placeholders = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
-/** Spec §7's paths keep the placeholder names the spec gives them ({qid}, {id}). */
+/** Spec §7's paths keep the placeholder names the spec gives them ({id}); a queue is {queueId}. */
 const specPaths = new Set([
-  '/company/queues/{qid}',
-  '/queues/{qid}/sessions',
-  '/company/queues/{qid}/sessions/{sessionId}',
-  '/queues/{qid}/sub-queues',
-  '/queues/{qid}/service-types',
   '/company/{id}/users',
   '/queues/sessions/{sessionId}/slots/{slotNo}/tokens',
   '/queues/sessions/{sessionId}/services',
   '/queues/sessions/services/{serviceId}/slots',
-  '/queues/{queueId}/service-areas',
 ]);
 
 /** Everywhere else, one name per thing. */
@@ -55,11 +49,10 @@ describe('the endpoint table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it.each(table)('%s: declares at least one success status and its error codes', (_n, e) => {
+  it.each(table)('%s: declares its success statuses and well-formed error codes', (_n, e) => {
     const statuses = Object.keys(e.responses).map(Number);
     expect(statuses.length).toBeGreaterThan(0);
     for (const status of statuses) expect(status >= 200 && status < 300).toBe(true);
-    expect(e.errors.length).toBeGreaterThan(0);
     for (const code of e.errors) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
   });
 });

@@ -3,6 +3,7 @@ import { meetingEndpoints } from './meetings.ts';
 import { promotionEndpoints } from './promotions.ts';
 import { requestEndpoints } from './requests.ts';
 import { sessionEndpoints } from './sessions.ts';
+import { systemEndpoints } from './system.ts';
 import { userEndpoints } from './users.ts';
 
 /**
@@ -10,6 +11,7 @@ import { userEndpoints } from './users.ts';
  * server registers its routes and OpenAPI from this table, the web calls through it.
  */
 export const endpoints = {
+  ...systemEndpoints,
   ...companyEndpoints,
   ...userEndpoints,
   ...meetingEndpoints,

@@ -115,8 +115,8 @@ export const listQueuesQuerySchema = z.object({
   status: z.enum(queueStatuses).optional(),
 });
 
-export const queueParamsSchema = z.object({ qid: idSchema });
-export const queueIdParamsSchema = z.object({ queueId: idSchema });
+/** Every route of a queue and its parts names the queue `:queueId`. */
+export const queueParamsSchema = z.object({ queueId: idSchema });
 export const joinCodeParamsSchema = z.object({
   code: z
     .string()
@@ -124,116 +124,100 @@ export const joinCodeParamsSchema = z.object({
     .pipe(z.string().regex(/^[A-Z0-9]{4,12}$/, 'A join code is 4 to 12 letters or digits')),
 });
 
-// Sub-queues ---------------------------------------------------------------------------
+// A queue's parts (sub-queues, service types, service areas) ------------------------------
 
-export const subQueueSchema = z
-  .object({
-    id: idSchema,
-    queueId: idSchema,
-    name: z.string(),
-    /** Users assigned to serve this sub-queue (company members). */
-    staffUserIds: z.array(idSchema),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
-  })
-  .meta({ id: 'SubQueue' });
-export type SubQueue = z.infer<typeof subQueueSchema>;
+/** `/queues/{queueId}/<part>/{id}`: one shape of params for every part of a queue. */
+export const queueChildParamsSchema = z.object({ queueId: idSchema, id: idSchema });
 
-export const createSubQueueBodySchema = z
-  .object({
-    name: z.string().trim().min(1).max(120),
-    staffUserIds: z.array(idSchema).max(100).optional(),
-  })
-  .strict()
-  .meta({ id: 'CreateSubQueue' });
-export type CreateSubQueueBody = z.infer<typeof createSubQueueBodySchema>;
+/**
+ * One shape for each part of a queue: the item (its fields between id/queueId and the
+ * timestamps), the create body (strict) and the update body (any create field, at least one).
+ */
+function queueChild<Item extends z.ZodRawShape, Create extends z.ZodRawShape>(
+  name: string,
+  item: Item,
+  create: Create,
+) {
+  const createBody = z
+    .object(create)
+    .strict()
+    .meta({ id: `Create${name}` });
+  return {
+    schema: z
+      .object({
+        id: idSchema,
+        queueId: idSchema,
+        ...item,
+        createdAt: timestampSchema,
+        updatedAt: timestampSchema,
+      })
+      .meta({ id: name }),
+    createBody,
+    updateBody: createBody
+      .partial()
+      .strict()
+      .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
+      .meta({ id: `Update${name}` }),
+  };
+}
 
-/** `staffUserIds` replaces the whole assignment when given. */
-export const updateSubQueueBodySchema = createSubQueueBodySchema
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
-  .meta({ id: 'UpdateSubQueue' });
-export type UpdateSubQueueBody = z.infer<typeof updateSubQueueBodySchema>;
+/** What one part's schemas give: its item, create body and update body types. */
+export type QueueChildTypes<
+  Part extends { schema: z.ZodType; createBody: z.ZodType; updateBody: z.ZodType },
+> = {
+  item: z.output<Part['schema']>;
+  create: z.output<Part['createBody']>;
+  update: z.output<Part['updateBody']>;
+};
 
-export const subQueueParamsSchema = z.object({ qid: idSchema, id: idSchema });
+const name = z.string().trim().min(1).max(120);
 
-// Service types ------------------------------------------------------------------------
+/** Counters, desks or practitioners; `staffUserIds` (update: replaces the assignment). */
+const subQueueFields = {
+  name: z.string(),
+  /** Users assigned to serve this sub-queue (company members). */
+  staffUserIds: z.array(idSchema),
+};
+const subQueueInput = { name, staffUserIds: z.array(idSchema).max(100).optional() };
+export const subQueueParts = queueChild('SubQueue', subQueueFields, subQueueInput);
+export type SubQueue = z.infer<typeof subQueueParts.schema>;
 
-export const serviceTypeSchema = z
-  .object({
-    id: idSchema,
-    queueId: idSchema,
-    name: z.string(),
-    description: z.string(),
-    durationMinutes: z.number().int(),
-    priceMinor: z.number().int().nullable(),
-    active: z.boolean(),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
-  })
-  .meta({ id: 'ServiceType' });
-export type ServiceType = z.infer<typeof serviceTypeSchema>;
+/** What a queue offers; visitors see the active ones. */
+const serviceTypeFields = {
+  name: z.string(),
+  description: z.string(),
+  durationMinutes: z.number().int(),
+  priceMinor: z.number().int().nullable(),
+  active: z.boolean(),
+};
+const serviceTypeInput = {
+  name,
+  description: z.string().trim().max(2000).optional(),
+  durationMinutes: z.number().int().min(1).max(1440),
+  priceMinor: z.number().int().min(0).max(100_000_000).nullable().optional(),
+  active: z.boolean().optional(),
+};
+export const serviceTypeParts = queueChild('ServiceType', serviceTypeFields, serviceTypeInput);
+export type ServiceType = z.infer<typeof serviceTypeParts.schema>;
 
-export const createServiceTypeBodySchema = z
-  .object({
-    name: z.string().trim().min(1).max(120),
-    description: z.string().trim().max(2000).optional(),
-    durationMinutes: z.number().int().min(1).max(1440),
-    priceMinor: z.number().int().min(0).max(100_000_000).nullable().optional(),
-    active: z.boolean().optional(),
-  })
-  .strict()
-  .meta({ id: 'CreateServiceType' });
-export type CreateServiceTypeBody = z.infer<typeof createServiceTypeBodySchema>;
-
-export const updateServiceTypeBodySchema = createServiceTypeBodySchema
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
-  .meta({ id: 'UpdateServiceType' });
-export type UpdateServiceTypeBody = z.infer<typeof updateServiceTypeBodySchema>;
-
-export const serviceTypeParamsSchema = z.object({ qid: idSchema, id: idSchema });
-
-// Service areas (branches) ---------------------------------------------------------------
-
-export const serviceAreaSchema = z
-  .object({
-    id: idSchema,
-    queueId: idSchema,
-    name: z.string(),
-    address: z.string(),
-    city: z.string(),
-    latitude: z.number().nullable(),
-    longitude: z.number().nullable(),
-    phone: z.string().nullable(),
-    notes: z.string(),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
-  })
-  .meta({ id: 'ServiceArea' });
-export type ServiceArea = z.infer<typeof serviceAreaSchema>;
-
-export const createServiceAreaBodySchema = z
-  .object({
-    name: z.string().trim().min(1).max(120),
-    address: z.string().trim().max(500).optional(),
-    city: z.string().trim().max(120).optional(),
-    latitude: z.number().min(-90).max(90).nullable().optional(),
-    longitude: z.number().min(-180).max(180).nullable().optional(),
-    phone: z.string().trim().max(40).nullable().optional(),
-    notes: z.string().trim().max(2000).optional(),
-  })
-  .strict()
-  .meta({ id: 'CreateServiceArea' });
-export type CreateServiceAreaBody = z.infer<typeof createServiceAreaBodySchema>;
-
-export const updateServiceAreaBodySchema = createServiceAreaBodySchema
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'Change at least one field')
-  .meta({ id: 'UpdateServiceArea' });
-export type UpdateServiceAreaBody = z.infer<typeof updateServiceAreaBodySchema>;
-
-export const serviceAreaParamsSchema = z.object({ queueId: idSchema, id: idSchema });
+/** A queue's branches. */
+const serviceAreaFields = {
+  name: z.string(),
+  address: z.string(),
+  city: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string(),
+};
+const serviceAreaInput = {
+  name,
+  address: z.string().trim().max(500).optional(),
+  city: z.string().trim().max(120).optional(),
+  latitude: z.number().min(-90).max(90).nullable().optional(),
+  longitude: z.number().min(-180).max(180).nullable().optional(),
+  phone: z.string().trim().max(40).nullable().optional(),
+  notes: z.string().trim().max(2000).optional(),
+};
+export const serviceAreaParts = queueChild('ServiceArea', serviceAreaFields, serviceAreaInput);
+export type ServiceArea = z.infer<typeof serviceAreaParts.schema>;

@@ -5,10 +5,11 @@ import { z } from 'zod';
  * the JSON bodies the server publishes on them. Session topics are public (display boards,
  * waiting visitors): they never carry personal data, only numbers and labels.
  */
+import { sessionStatusSchema } from './sessions.ts';
+
 export * from './realtime-topics.ts';
 
 const at = z.iso.datetime({ offset: true });
-const sessionStatus = z.enum(['scheduled', 'open', 'paused', 'closed', 'cancelled']);
 /** A token as shown on screens and boards, e.g. "A012": prefix and number, nothing personal. */
 const tokenLabel = z.string().min(1).max(32);
 
@@ -17,8 +18,12 @@ const tokenLabel = z.string().min(1).max(32);
 export const sessionStateEvent = z.object({
   type: z.literal('session.state'),
   sessionId: z.uuid(),
-  status: sessionStatus,
+  /** Paused, closed or cancelled: screens say so as soon as it changes. */
+  status: sessionStatusSchema,
+  /** The session's notes for visitors (public: the same text the board shows). */
+  notes: z.string().max(500),
   nowServing: z.object({ number: z.number().int().min(1), label: tokenLabel }).nullable(),
+  /** The live line (the session counts' `waiting`). */
   waitingCount: z.number().int().min(0),
   averageServiceSeconds: z.number().min(0).nullable(),
   at,

@@ -18,7 +18,9 @@ describe('spa routes', () => {
   });
 
   it('url-encodes path variables and refuses missing ones', () => {
-    expect(buildPath('/queues/:qid/sessions', { qid: 'a b/c' })).toBe('/queues/a%20b%2Fc/sessions');
-    expect(() => buildPath('/queues/:qid', {})).toThrow(/qid/);
+    expect(buildPath('/queues/:queueId/sessions', { queueId: 'a b/c' })).toBe(
+      '/queues/a%20b%2Fc/sessions',
+    );
+    expect(() => buildPath('/queues/:queueId', {})).toThrow(/queueId/);
   });
 });

@@ -93,7 +93,10 @@ const sessionFields = {
   /** Most tokens the session issues. */
   capacity: z.number().int().min(0).max(100000),
   online: z.boolean(),
+  /** Staff only: never shown to visitors. */
   notes: z.string().trim().max(2000),
+  /** Shown to visitors on the join page, their token and the board ("Running late"). */
+  visitorNotes: z.string().trim().max(500),
 };
 
 /** `POST /queues/sessions/schedule`. With `preview: true` nothing is saved. */
@@ -106,7 +109,12 @@ export const scheduleSessionInputSchema = z
     ...sessionFields,
     online: sessionFields.online.optional(),
     notes: sessionFields.notes.optional(),
+    visitorNotes: sessionFields.visitorNotes.optional(),
     recurrence: recurrenceSchema.optional(),
+    /** Dates of the series to leave out (e.g. one that clashes with another session). */
+    skipDates: z.array(localDateSchema).max(MAX_SERIES_OCCURRENCES).optional(),
+    /** Leave out every date that overlaps another session instead of refusing the series. */
+    skipConflicts: z.boolean().optional(),
     services: z.array(sessionServiceInputSchema).max(MAX_SERVICES_PER_SESSION).optional(),
     preview: z.boolean().optional(),
   })
@@ -148,12 +156,23 @@ export const sessionConflictSchema = z
   .meta({ id: 'SessionConflict' });
 export type SessionConflict = z.infer<typeof sessionConflictSchema>;
 
-/** Live figures. Until the tokens module lands they derive from the session's counters. */
+/**
+ * Live figures, counted from the session's token rows by status (one function on the server
+ * for every screen). `waiting` is the live line only: not bookings whose slot is not near yet
+ * (`booked`), not the tokens called or being served.
+ */
 export const sessionCountsSchema = z
   .object({
+    /** Every token the session issued, whatever became of it. */
     issued: z.number().int(),
+    booked: z.number().int(),
     waiting: z.number().int(),
+    called: z.number().int(),
+    serving: z.number().int(),
     served: z.number().int(),
+    noShows: z.number().int(),
+    cancelled: z.number().int(),
+    /** The number of the token called last that is still called or being served. */
     nowServing: z.number().int().nullable(),
   })
   .meta({ id: 'SessionCounts' });
@@ -177,7 +196,9 @@ export const sessionSchema = z
     capacity: z.number().int(),
     status: sessionStatusSchema,
     online: z.boolean(),
+    /** Staff notes: empty for callers who are not staff of the company. */
     notes: z.string(),
+    visitorNotes: z.string(),
     seriesId: uuid.nullable(),
     counts: sessionCountsSchema,
   })
@@ -193,6 +214,8 @@ export const plannedSessionSchema = z
     startsAt: z.iso.datetime({ offset: true }),
     endsAt: z.iso.datetime({ offset: true }),
     conflicts: z.array(sessionConflictSchema),
+    /** Left out by `skipDates` or `skipConflicts`: no session is created on this date. */
+    skipped: z.boolean(),
   })
   .meta({ id: 'PlannedSession' });
 
@@ -203,6 +226,7 @@ export const scheduleResultSchema = z
     timezone: z.string(),
     /** Every occurrence, each with its conflicts (a preview shows them before saving). */
     planned: z.array(plannedSessionSchema),
+    /** Conflicts of the occurrences that are not skipped: a save with any is refused. */
     conflicts: z.array(sessionConflictSchema),
     /** The created sessions; empty for a preview. */
     sessions: z.array(sessionSchema),
@@ -281,7 +305,7 @@ export const sessionQuerySchema = z
   .meta({ id: 'SessionQuery' });
 export type SessionQuery = z.infer<typeof sessionQuerySchema>;
 
-/** Query string of `GET /queues/{qid}/sessions` (no component ids: query strings are inlined). */
+/** Query string of `GET /queues/{queueId}/sessions` (no component ids: query strings are inlined). */
 export const queueSessionsQuerySchema = z.object({
   from: localDateSchema.optional(),
   to: localDateSchema.optional(),
@@ -318,7 +342,7 @@ export const slotSchema = z
     capacity: z.number().int(),
     bookedCount: z.number().int(),
     status: slotStatusSchema,
-    /** Open, with room left (capacity 0 is never bookable). */
+    /** Open, not started yet, with room left (capacity 0 is never bookable). */
     bookable: z.boolean(),
   })
   .meta({ id: 'Slot' });
@@ -395,25 +419,25 @@ export const sessionEndpoints = {
   }),
   listQueueSessions: endpoint({
     method: 'GET',
-    path: '/queues/:qid/sessions',
+    path: '/queues/:queueId/sessions',
     tag: 'sessions',
     summary: "A queue's sessions from today (X-user-timezone) or in a date range",
     description:
       'Company members see every session; others only live sessions (not cancelled or ' +
       'closed, not ended) of active public or unlisted queues (private ones with an ' +
       'approved join request). Hidden queues are not_found.',
-    params: z.object({ qid: uuid }),
+    params: z.object({ queueId: uuid }),
     query: queueSessionsQuerySchema,
     responses: { 200: sessionListSchema },
     errors: readErrors,
   }),
   getSession: endpoint({
     method: 'GET',
-    path: '/company/queues/:qid/sessions/:sessionId',
+    path: '/company/queues/:queueId/sessions/:sessionId',
     tag: 'sessions',
     summary: 'One session with live counts (waiting, served, now serving)',
     description: 'Readable by company members and by anyone who can see the queue.',
-    params: z.object({ qid: uuid, sessionId: uuid }),
+    params: z.object({ queueId: uuid, sessionId: uuid }),
     responses: { 200: sessionSchema },
     errors: readErrors,
   }),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { phoneInputSchema } from './phone.ts';
+import { sessionStatusSchema } from './sessions.ts';
 
 export const tokenStatusSchema = z.enum([
   'pending_payment',
@@ -12,14 +14,20 @@ export const tokenStatusSchema = z.enum([
 ]);
 export type TokenStatus = z.infer<typeof tokenStatusSchema>;
 
+/**
+ * A booking joins the live line (and may be called) from this many minutes before its slot
+ * starts; until then it keeps its place by slot time and its estimate is the slot's start.
+ */
+export const BOOKING_LIVE_WINDOW_MINUTES = 10;
+
+/** Header of `POST .../tokens` and `.../slots/tokens`: one value per attempt to take a place. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
 const visitorFields = {
   /** Staff issuing for a walk-in without an account give the visitor's name (and phone). */
   visitorName: z.string().trim().min(1).max(100).optional(),
-  visitorPhone: z
-    .string()
-    .trim()
-    .regex(/^\+?[0-9 ()-]{6,20}$/, 'Enter a phone number with its country code.')
-    .optional(),
+  /** National numbers are read in the company's country and stored in E.164 (phone.ts). */
+  visitorPhone: phoneInputSchema.optional(),
   visitorEmail: z.email().max(254).optional(),
   /** Staff only: served before everyone of lower priority. */
   priority: z.int().min(0).max(9).optional(),
@@ -61,6 +69,10 @@ export const tokenSchema = z
     notes: z.string(),
     joinedAt: z.iso.datetime({ offset: true }),
     calledAt: z.iso.datetime({ offset: true }).nullable(),
+    /** Staff only: the user who called (or took over) the token; null for visitors. */
+    calledBy: z.uuid().nullable(),
+    /** The caller is the staff member who called the token: "my current token". */
+    calledByMe: z.boolean(),
     completedAt: z.iso.datetime({ offset: true }).nullable(),
     cancelledAt: z.iso.datetime({ offset: true }).nullable(),
     cancelReason: z.string().nullable(),
@@ -68,6 +80,9 @@ export const tokenSchema = z
     /** 1 = next to be called; null unless waiting. */
     position: z.int().nullable(),
     estimatedWaitMinutes: z.int().nullable(),
+    /** The session's status and its notes for visitors, so the holder sees a pause at once. */
+    sessionStatus: sessionStatusSchema,
+    sessionNotes: z.string(),
   })
   .meta({ id: 'QueueToken' });
 export type QueueToken = z.infer<typeof tokenSchema>;
@@ -104,7 +119,18 @@ export const nextTokenResultSchema = z
   })
   .meta({ id: 'NextTokenResult' });
 
-export const tokenActions = ['recall', 'no-show', 'requeue', 'start', 'complete'] as const;
+/**
+ * `start` and `complete` need the token to be called by the caller; `take-over` makes the
+ * caller its staff member (another's called or serving token, e.g. from a second desk).
+ */
+export const tokenActions = [
+  'recall',
+  'no-show',
+  'requeue',
+  'start',
+  'complete',
+  'take-over',
+] as const;
 export const tokenActionSchema = z.enum(tokenActions);
 export type TokenAction = z.infer<typeof tokenActionSchema>;
 
@@ -162,7 +188,9 @@ export const sessionBoardSchema = z
     sessionId: z.uuid(),
     companyName: z.string(),
     queueName: z.string(),
-    status: z.enum(['scheduled', 'open', 'paused', 'closed', 'cancelled']),
+    status: sessionStatusSchema,
+    /** The session's notes for visitors ("Running 15 minutes late"); never staff notes. */
+    notes: z.string(),
     /** The token called last, and where to go. */
     nowServing: z.string().nullable(),
     nowServingCounter: z.string().nullable(),

@@ -11,6 +11,7 @@ type Parsed<E, K extends string> =
 /** A request whose params, query and body are the endpoint's, validated. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest & {
   params: Parsed<E, 'params'>;
+  headers: FastifyRequest['headers'] & Parsed<E, 'headers'>;
   query: Parsed<E, 'query'>;
   body: Parsed<E, 'body'>;
 };
@@ -49,11 +50,12 @@ export function registerEndpoint<E extends ServerEndpoint>(
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
-      description: endpoint.description
-        ? `${endpoint.description} ${errors.description}`
-        : errors.description,
+      description: [endpoint.description, endpoint.errors.length ? errors.description : '']
+        .filter(Boolean)
+        .join(' '),
       ...(endpoint.public ? {} : { security: [{ bearerAuth: [] }, {}] }),
       ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.headers ? { headers: endpoint.headers } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       response: { ...success, ...errors.response },

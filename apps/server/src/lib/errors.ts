@@ -5,6 +5,7 @@
 const statusByCode = {
   validation_failed: 400,
   bad_request: 400,
+  invalid_phone: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -44,6 +45,8 @@ const statusByCode = {
   slot_blocked: 409,
   slot_in_past: 409,
   invalid_token_transition: 409,
+  token_called_by_other: 409,
+  idempotency_key_reused: 409,
   // Meetings (modules/meetings).
   meeting_not_found: 404,
   meeting_not_live: 409,

@@ -141,7 +141,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       request: () => ({
         method: 'PATCH',
         url: `/api/company/${company()}`,
-        payload: { contactPhone: '+44 1' },
+        payload: { contactPhone: '+44 20 7946 0001' },
       }),
       expect: managersOnly(200),
       snapshot: () => database.db.select().from(companies).where(eq(companies.id, world.companyId)),
@@ -244,18 +244,18 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       snapshot: async () => (await database.db.select().from(queues)).length,
     },
     {
-      name: 'GET /company/queues/{qid} (public)',
+      name: 'GET /company/queues/{queueId} (public)',
       request: () => ({ method: 'GET', url: `/api/company/queues/${ids.publicQueue.id}` }),
       expect: everyone,
     },
     {
-      name: 'GET /company/queues/{qid} (private)',
+      name: 'GET /company/queues/{queueId} (private)',
       request: () => ({ method: 'GET', url: `/api/company/queues/${ids.privateQueue.id}` }),
       expect: membersOrHidden,
       secrets: hiddenQueue,
     },
     {
-      name: 'PATCH /company/queues/{qid} (public)',
+      name: 'PATCH /company/queues/{queueId} (public)',
       request: () => ({
         method: 'PATCH',
         url: `/api/company/queues/${ids.publicQueue.id}`,
@@ -265,7 +265,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       snapshot: () => database.db.select().from(queues).where(eq(queues.id, ids.publicQueue.id)),
     },
     {
-      name: 'PATCH /company/queues/{qid} (private)',
+      name: 'PATCH /company/queues/{queueId} (private)',
       request: () => ({
         method: 'PATCH',
         url: `/api/company/queues/${ids.privateQueue.id}`,
@@ -276,7 +276,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       secrets: hiddenQueue,
     },
     {
-      name: 'DELETE /company/queues/{qid}',
+      name: 'DELETE /company/queues/{queueId}',
       request: async () => ({
         method: 'DELETE',
         url: `/api/company/queues/${(await freshQueue()).id}`,
@@ -298,7 +298,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
     },
     // Sub-queues ---------------------------------------------------------------------------
     {
-      name: 'GET /queues/{qid}/sub-queues',
+      name: 'GET /queues/{queueId}/sub-queues',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.publicQueue.id}/sub-queues` }),
       expect: everyone,
       check: (response, actor, w) => {
@@ -307,13 +307,13 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       },
     },
     {
-      name: 'GET /queues/{qid}/sub-queues (private queue)',
+      name: 'GET /queues/{queueId}/sub-queues (private queue)',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.privateQueue.id}/sub-queues` }),
       expect: membersOrHidden,
       secrets: () => ['Hidden room', ...hiddenQueue()],
     },
     {
-      name: 'POST /queues/{qid}/sub-queues',
+      name: 'POST /queues/{queueId}/sub-queues',
       request: () => ({
         method: 'POST',
         url: `/api/queues/${ids.publicQueue.id}/sub-queues`,
@@ -323,7 +323,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       snapshot: async () => (await database.db.select().from(subQueues)).length,
     },
     {
-      name: 'GET /queues/{qid}/sub-queues/{id}',
+      name: 'GET /queues/{queueId}/sub-queues/{id}',
       request: () => ({
         method: 'GET',
         url: `/api/queues/${ids.publicQueue.id}/sub-queues/${ids.subQueueId}`,
@@ -331,7 +331,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       expect: everyone,
     },
     {
-      name: 'GET /queues/{qid}/sub-queues/{id} (private queue)',
+      name: 'GET /queues/{queueId}/sub-queues/{id} (private queue)',
       request: () => ({
         method: 'GET',
         url: `/api/queues/${ids.privateQueue.id}/sub-queues/${ids.privateSubQueueId}`,
@@ -340,7 +340,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       secrets: () => ['Hidden room'],
     },
     {
-      name: 'PATCH /queues/{qid}/sub-queues/{id}',
+      name: 'PATCH /queues/{queueId}/sub-queues/{id}',
       request: () => ({
         method: 'PATCH',
         url: `/api/queues/${ids.publicQueue.id}/sub-queues/${ids.subQueueId}`,
@@ -353,7 +353,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       ],
     },
     {
-      name: 'DELETE /queues/{qid}/sub-queues/{id}',
+      name: 'DELETE /queues/{queueId}/sub-queues/{id}',
       request: async () => {
         const sq = await asOwner('POST', `/api/queues/${ids.publicQueue.id}/sub-queues`, {
           name: 'Temp',
@@ -365,18 +365,18 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
     },
     // Service types ------------------------------------------------------------------------
     {
-      name: 'GET /queues/{qid}/service-types',
+      name: 'GET /queues/{queueId}/service-types',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.publicQueue.id}/service-types` }),
       expect: everyone,
     },
     {
-      name: 'GET /queues/{qid}/service-types (private queue)',
+      name: 'GET /queues/{queueId}/service-types (private queue)',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.privateQueue.id}/service-types` }),
       expect: membersOrHidden,
       secrets: hiddenQueue,
     },
     {
-      name: 'POST /queues/{qid}/service-types',
+      name: 'POST /queues/{queueId}/service-types',
       request: () => ({
         method: 'POST',
         url: `/api/queues/${ids.publicQueue.id}/service-types`,
@@ -386,7 +386,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       snapshot: async () => (await database.db.select().from(serviceTypes)).length,
     },
     {
-      name: 'GET /queues/{qid}/service-types/{id}',
+      name: 'GET /queues/{queueId}/service-types/{id}',
       request: () => ({
         method: 'GET',
         url: `/api/queues/${ids.publicQueue.id}/service-types/${ids.serviceTypeId}`,
@@ -394,7 +394,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       expect: everyone,
     },
     {
-      name: 'PATCH /queues/{qid}/service-types/{id}',
+      name: 'PATCH /queues/{queueId}/service-types/{id}',
       request: () => ({
         method: 'PATCH',
         url: `/api/queues/${ids.publicQueue.id}/service-types/${ids.serviceTypeId}`,
@@ -404,7 +404,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       snapshot: () => database.db.select().from(serviceTypes),
     },
     {
-      name: 'DELETE /queues/{qid}/service-types/{id}',
+      name: 'DELETE /queues/{queueId}/service-types/{id}',
       request: async () => {
         const st = await asOwner('POST', `/api/queues/${ids.publicQueue.id}/service-types`, {
           name: 'Temp',

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { topics } from '@upnext/contract/realtime';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/client.ts';
 import { joinRequests } from '../db/schema/queues.ts';
-import { sessions } from '../db/schema/sessions.ts';
-import type { EventPublisher } from '../lib/events.ts';
+import { queueTokens } from '../db/schema/tokens.ts';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../test/database.ts';
 import { createTestUser, type TestUser } from '../test/users.ts';
@@ -21,20 +19,6 @@ import {
   upgradeStatus,
   wssUrl,
 } from './testing.ts';
-
-/** A tiny service in the shape every module follows: write in a transaction, publish after commit. */
-async function setSessionStatus(
-  deps: { db: Db; publisher: EventPublisher },
-  sessionId: string,
-  status: 'open' | 'paused',
-  options: { failBeforeCommit?: boolean } = {},
-) {
-  await deps.db.transaction(async (tx) => {
-    await tx.update(sessions).set({ status }).where(eq(sessions.id, sessionId));
-    if (options.failBeforeCommit) throw new Error('rolled back');
-  });
-  deps.publisher.publish(topics.session(sessionId), { type: 'session.state', sessionId, status });
-}
 
 describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
   let database: TestDatabase;
@@ -292,18 +276,45 @@ describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
   it('never sends events of a rolled-back transaction', async () => {
     const watcher = await connectStomp(base);
     await watcher.subscribe(topics.session(publicSession.sessionId));
-    const deps = { db: database.db, publisher: t.app.realtime.publisher };
-    await expect(
-      setSessionStatus(deps, publicSession.sessionId, 'paused', { failBeforeCommit: true }),
-    ).rejects.toThrow('rolled back');
-    await setSessionStatus(deps, publicSession.sessionId, 'open');
+    const take = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/queues/sessions/tokens',
+        headers: visitor.headers,
+        payload: { sessionId: publicSession.sessionId },
+      });
+    const tokenRows = async () =>
+      database.db
+        .select()
+        .from(queueTokens)
+        .where(eq(queueTokens.sessionId, publicSession.sessionId));
+    // The product's own take-a-token fails after its insert: the outbox write that follows
+    // in the same transaction is refused by the database.
+    await database.db.execute(
+      sql.raw(`create function refuse_outbox() returns trigger language plpgsql as
+        $$ begin raise exception 'outbox unavailable'; end $$`),
+    );
+    await database.db.execute(
+      sql.raw(`create trigger refuse_outbox before insert on notifications
+        for each row execute function refuse_outbox()`),
+    );
+    try {
+      const failed = await take();
+      expect(failed.statusCode).toBe(500);
+      expect(await tokenRows()).toHaveLength(0);
+    } finally {
+      await database.db.execute(sql.raw('drop trigger refuse_outbox on notifications'));
+      await database.db.execute(sql.raw('drop function refuse_outbox()'));
+    }
+    const taken = await take();
+    expect(taken.statusCode).toBe(201);
+    // The first event is the committed token's: nothing came of the rolled-back one.
     const first = JSON.parse((await watcher.messages.next()).body);
-    expect(first.status).toBe('open');
-    const [row] = await database.db
-      .select({ status: sessions.status })
-      .from(sessions)
-      .where(eq(sessions.id, publicSession.sessionId));
-    expect(row?.status).toBe('open');
+    expect(first).toMatchObject({ type: 'session.state', waitingCount: 1 });
+    // And the only one: a marker published now is the next message.
+    t.app.realtime.publisher.publish(topics.session(publicSession.sessionId), { n: 'marker' });
+    expect(JSON.parse((await watcher.messages.next()).body)).toEqual({ n: 'marker' });
+    expect(await tokenRows()).toHaveLength(1);
     await watcher.close();
   });
 

@@ -51,6 +51,16 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => 
   return <LoadFailed message={errorText(error)} {...(onRetry ? { onRetry } : {})} />;
 }
 
+/** A refused or failed action, said in the form or dialog that sent it; nothing without one. */
+export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  return (
+    <Notice tone="red" role="alert" title={title}>
+      {errorText(error)}
+    </Notice>
+  );
+}
+
 interface EmptyBlockProps {
   icon: ReactNode;
   title: string;

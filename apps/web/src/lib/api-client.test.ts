@@ -30,7 +30,10 @@ afterEach(() => {
 
 describe('api client', () => {
   it('calls /api with URL-encoded path variables and the query string', async () => {
-    await api.get('/queues/:qid/sessions', { params: { qid: 'a b/c?' }, query: { day: 'mon' } });
+    await api.get('/queues/:queueId/sessions', {
+      params: { queueId: 'a b/c?' },
+      query: { day: 'mon' },
+    });
     expect(lastRequest().url).toBe('/api/queues/a%20b%2Fc%3F/sessions?day=mon');
   });
 

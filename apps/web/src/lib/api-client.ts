@@ -43,7 +43,7 @@ export interface ApiRequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   /** Extra request headers (e.g. `Idempotency-Key`). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string | undefined>;
 }
 
 function browserTimeZone(): string {
@@ -105,7 +105,10 @@ export async function apiRequest<T>(
   options: ApiRequestOptions = {},
 ): Promise<T> {
   const url = buildUrl(pattern, options);
-  const headers = new Headers({ ...options.headers, Accept: 'application/json' });
+  const headers = new Headers({ Accept: 'application/json' });
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value !== undefined) headers.set(name, value);
+  }
   // Fresh from the auth client: a token close to expiry is refreshed before it is sent.
   const token = await getFreshAccessToken();
   if (token) {

@@ -16,16 +16,14 @@ export function reportError(error: unknown, context?: ErrorContext): void {
 
 /**
  * Ask the server how this deployment reports errors (GET /api/client-config). Sentry and the
- * config schema (zod) are imported on demand, so a deployment without a DSN never downloads
+ * endpoint table (zod) are imported on demand, so a deployment without a DSN never downloads
  * them and the first paint never waits for them.
  */
 export async function initErrorReporting(): Promise<void> {
   try {
-    const [raw, { clientConfigSchema }] = await Promise.all([
-      api.get<unknown>('/client-config'),
-      import('@upnext/contract/client-config'),
-    ]);
-    const config = clientConfigSchema.parse(raw);
+    const { endpoints } = await import('@upnext/contract/endpoints');
+    const endpoint = endpoints.getClientConfig;
+    const config = endpoint.responses[200].parse(await api.call(endpoint, {}));
     if (!config.sentryDsn) return;
     const Sentry = await import('./sentry.ts');
     Sentry.init({

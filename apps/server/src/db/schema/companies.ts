@@ -12,6 +12,8 @@ export const companies = pgTable(
     slug: text('slug').notNull().unique(),
     /** IANA zone; a session's date and times are read in it. */
     timezone: text('timezone').notNull(),
+    /** ISO 3166-1 alpha-2: national phone numbers entered for the company are read in it. */
+    country: text('country').notNull().default('GB'),
     currency: text('currency').notNull().default('USD'),
     logoUrl: text('logo_url'),
     contactEmail: text('contact_email'),
@@ -23,6 +25,7 @@ export const companies = pgTable(
   (t) => [
     check('companies_plan_check', sql`${t.plan} in ('free', 'pro', 'business')`),
     check('companies_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+    check('companies_country_check', sql`${t.country} ~ '^[A-Z]{2}$'`),
     check('companies_slug_check', sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
   ],
 );

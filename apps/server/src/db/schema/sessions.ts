@@ -36,7 +36,10 @@ export const sessions = pgTable(
     capacity: integer('capacity').notNull(),
     status: text('status', { enum: sessionStatuses }).notNull().default('scheduled'),
     online: boolean('online').notNull().default(false),
+    /** Staff only. */
     notes: text('notes').notNull().default(''),
+    /** Shown to visitors (join page, their token, the board). */
+    visitorNotes: text('visitor_notes').notNull().default(''),
     /** Sessions created by one recurring schedule share a series id. */
     seriesId: uuid('series_id'),
     lastIssuedNumber: integer('last_issued_number').notNull().default(0),

@@ -71,12 +71,17 @@ export const queueTokens = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     cancelReason: text('cancel_reason'),
+    /** The client's `Idempotency-Key` of the request that took it: a repeat gets this token. */
+    idempotencyKey: text('idempotency_key'),
     /** How long the service took; feeds the estimated wait. */
     serviceSeconds: integer('service_seconds'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     uniqueIndex('queue_tokens_session_number_key').on(t.sessionId, t.number),
+    uniqueIndex('queue_tokens_idempotency_key')
+      .on(t.sessionId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
     index('queue_tokens_session_status_idx').on(t.sessionId, t.status),
     index('queue_tokens_user_idx').on(t.userId),
     index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),

@@ -98,6 +98,38 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     expect(response.json().data.contactEmail).toBe('desk@harbour.example');
   });
 
+  it("stores contact phones in E.164, read in the company's country, and refuses invalid ones", async () => {
+    // Created without a country: national numbers are read as British (DEFAULT_COUNTRY).
+    expect((await inject(owner, 'GET', `/company/${companyId}`)).json().data.country).toBe('GB');
+    const us = await inject(owner, 'POST', '/company', {
+      name: 'Capitol Clinic',
+      timezone: 'America/New_York',
+      country: 'US',
+      contactPhone: '(202) 555-0143',
+    });
+    expect(us.statusCode).toBe(201);
+    expect(us.json().data).toMatchObject({ country: 'US', contactPhone: '+12025550143' });
+
+    const national = await inject(owner, 'PATCH', `/company/${companyId}`, {
+      contactPhone: '020 7946 0321',
+    });
+    expect(national.json().data.contactPhone).toBe('+442079460321');
+    const stored = async () =>
+      (await database.db.select().from(companies).where(eq(companies.id, companyId)))[0];
+    const before = await stored();
+    const bad = await inject(owner, 'PATCH', `/company/${companyId}`, {
+      contactPhone: '07700 9',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({
+      code: 'invalid_phone',
+      details: { field: 'body.contactPhone', country: 'GB' },
+    });
+    const badCountry = await inject(owner, 'PATCH', `/company/${companyId}`, { country: 'XX' });
+    expect(badCountry.json().error.code).toBe('validation_failed');
+    expect(await stored()).toEqual(before);
+  });
+
   it('invites by email: new addresses get an invited auth user and a mail, and become active at sign-in', async () => {
     const email = 'new.nurse@example.test';
     const response = await inject(owner, 'POST', `/company/${companyId}/users`, {

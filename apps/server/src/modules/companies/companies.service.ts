@@ -6,11 +6,13 @@ import type {
   UpdateCompanyBody,
   UpdateCompanyUserBody,
 } from '@upnext/contract/companies';
+import { DEFAULT_COUNTRY } from '@upnext/contract/phone';
 import { findUserByEmail, isUniqueViolation, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import { requirePhone } from '../../lib/phone.ts';
 import { iso } from '../../lib/rows.ts';
 import {
   assertMayManageMember,
@@ -53,6 +55,7 @@ export function companyJson(row: CompanyRow): Company {
     name: row.name,
     slug: row.slug,
     timezone: row.timezone,
+    country: row.country,
     currency: row.currency,
     logoUrl: row.logoUrl,
     contactEmail: row.contactEmail,
@@ -108,6 +111,10 @@ export async function createCompany(
   body: CreateCompanyBody,
 ): Promise<Company> {
   const user = canCreateCompany(caller);
+  const country = body.country ?? DEFAULT_COUNTRY;
+  const contactPhone = body.contactPhone
+    ? requirePhone(body.contactPhone, country, 'body.contactPhone')
+    : null;
   // Two companies with one name at once: the loser of the unique slug retries once.
   for (let attempt = 0; ; attempt += 1) {
     const slug = await freeSlug(deps.db, body.name);
@@ -118,10 +125,11 @@ export async function createCompany(
           name: body.name,
           slug,
           timezone: body.timezone,
+          country,
           currency: body.currency ?? 'USD',
           logoUrl: body.logoUrl ?? null,
           contactEmail: body.contactEmail ?? null,
-          contactPhone: body.contactPhone ?? null,
+          contactPhone,
           createdAt: now,
           updatedAt: now,
         });
@@ -157,7 +165,17 @@ export async function updateCompany(
   body: UpdateCompanyBody,
 ): Promise<Company> {
   await canManageCompany(deps.db, caller, id);
-  const row = await updateCompanyRow(deps.db, id, { ...body, updatedAt: deps.clock() });
+  const current = await findCompany(deps.db, id);
+  if (!current) throw new AppError('not_found', 'No such company.');
+  const country = body.country ?? current.country;
+  // A new country rereads the stored phone too: it must still be a number there.
+  const phone = body.contactPhone === undefined ? current.contactPhone : body.contactPhone;
+  const contactPhone = phone ? requirePhone(phone, country, 'body.contactPhone') : null;
+  const row = await updateCompanyRow(deps.db, id, {
+    ...body,
+    contactPhone,
+    updatedAt: deps.clock(),
+  });
   if (!row) throw new AppError('not_found', 'No such company.');
   return companyJson(row);
 }

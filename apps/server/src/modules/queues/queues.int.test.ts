@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyUsers } from '../../db/schema/companies.ts';
-import { queues, subQueueStaff } from '../../db/schema/queues.ts';
+import { queues, serviceTypes, subQueueStaff } from '../../db/schema/queues.ts';
+import { sessionServices, sessions } from '../../db/schema/sessions.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
 import { createTestUser, type TestUser } from '../../test/users.ts';
@@ -312,6 +313,87 @@ describe.each(testDrivers)('queues, sub-queues, service types and areas (%s)', (
     expect(
       (await inject(owner, 'GET', `/queues/${queue.id}/service-areas/${area.id}`)).statusCode,
     ).toBe(404);
+  });
+
+  // Every part of a queue is one shape: scoped to its queue, managed by owners and admins.
+  it.each([
+    ['sub-queues', { name: 'Counter 9' }],
+    ['service-types', { name: 'Check-up', durationMinutes: 20 }],
+    ['service-areas', { name: 'North wing' }],
+  ])('%s: reached only through their own queue, written only by managers', async (part, body) => {
+    const [mine, other] = await Promise.all(
+      ['Own', 'Neighbour'].map(
+        async (name) =>
+          (await inject(owner, 'POST', '/company/queues', { companyId, name })).json().data,
+      ),
+    );
+    const item = (await inject(owner, 'POST', `/queues/${mine.id}/${part}`, body)).json().data;
+    expect(item).toMatchObject({ ...body, queueId: mine.id });
+
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'Moved' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const crossed = await inject(
+        owner,
+        method,
+        `/queues/${other.id}/${part}/${item.id}`,
+        payload,
+      );
+      expect(crossed.statusCode).toBe(404);
+      expect(crossed.json().error.code).toBe('not_found');
+    }
+    const refused = await inject(staff, 'PATCH', `/queues/${mine.id}/${part}/${item.id}`, {
+      name: 'Renamed by staff',
+    });
+    expect(refused.json().error.code).toBe('forbidden');
+    const empty = await inject(owner, 'PATCH', `/queues/${mine.id}/${part}/${item.id}`, {});
+    expect(empty.json().error.code).toBe('validation_failed');
+    const unchanged = await inject(owner, 'GET', `/queues/${mine.id}/${part}/${item.id}`);
+    expect(unchanged.json().data).toEqual(item);
+  });
+
+  it('service types that sessions offer are in_use and stay; deactivating them works', async () => {
+    const queue = (
+      await inject(owner, 'POST', '/company/queues', { companyId, name: 'Offered' })
+    ).json().data;
+    const type = (
+      await inject(owner, 'POST', `/queues/${queue.id}/service-types`, {
+        name: 'Consultation',
+        durationMinutes: 15,
+      })
+    ).json().data;
+    const [session] = await database.db
+      .insert(sessions)
+      .values({
+        queueId: queue.id,
+        date: '2030-01-07',
+        startTime: '09:00',
+        endTime: '12:00',
+        timezone: 'Europe/London',
+        startsAt: new Date('2030-01-07T09:00:00Z'),
+        endsAt: new Date('2030-01-07T12:00:00Z'),
+        capacity: 10,
+      })
+      .returning({ id: sessions.id });
+    await database.db.insert(sessionServices).values({
+      sessionId: session?.id ?? '',
+      serviceTypeId: type.id,
+      slotMinutes: 15,
+      capacityPerSlot: 1,
+    });
+
+    const refused = await inject(owner, 'DELETE', `/queues/${queue.id}/service-types/${type.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('in_use');
+    expect(
+      await database.db.select().from(serviceTypes).where(eq(serviceTypes.id, type.id)),
+    ).toHaveLength(1);
+    const retired = await inject(owner, 'PATCH', `/queues/${queue.id}/service-types/${type.id}`, {
+      active: false,
+    });
+    expect(retired.json().data.active).toBe(false);
   });
 
   it('client promotions: current ones for visitors, all for managers, window checked', async () => {

@@ -1,23 +1,13 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { companies, companyUsers } from '../../db/schema/companies.ts';
-import {
-  joinRequests,
-  queues,
-  serviceAreas,
-  serviceTypes,
-  subQueueStaff,
-  subQueues,
-} from '../../db/schema/queues.ts';
+import { joinRequests, queues } from '../../db/schema/queues.ts';
 
 type Queryable = Db | Tx;
 export type QueueRow = typeof queues.$inferSelect;
 export type QueueWithCompany = QueueRow & {
   company: { id: string; name: string; slug: string; timezone: string; logoUrl: string | null };
 };
-export type SubQueueRow = typeof subQueues.$inferSelect & { staffUserIds: string[] };
-export type ServiceTypeRow = typeof serviceTypes.$inferSelect;
-export type ServiceAreaRow = typeof serviceAreas.$inferSelect;
 
 const companySummary = {
   id: companies.id,
@@ -100,79 +90,6 @@ export async function hasApprovedRequest(
   return row !== undefined;
 }
 
-// Sub-queues ---------------------------------------------------------------------------
-
-async function withStaff(
-  db: Queryable,
-  rows: Array<typeof subQueues.$inferSelect>,
-): Promise<SubQueueRow[]> {
-  if (rows.length === 0) return [];
-  const staff = await db
-    .select()
-    .from(subQueueStaff)
-    .where(
-      inArray(
-        subQueueStaff.subQueueId,
-        rows.map((row) => row.id),
-      ),
-    )
-    .orderBy(asc(subQueueStaff.createdAt), asc(subQueueStaff.userId));
-  return rows.map((row) => ({
-    ...row,
-    staffUserIds: staff.filter((s) => s.subQueueId === row.id).map((s) => s.userId),
-  }));
-}
-
-export async function listSubQueues(db: Queryable, queueId: string): Promise<SubQueueRow[]> {
-  const rows = await db
-    .select()
-    .from(subQueues)
-    .where(eq(subQueues.queueId, queueId))
-    .orderBy(asc(subQueues.name), asc(subQueues.id));
-  return withStaff(db, rows);
-}
-
-export async function findSubQueue(
-  db: Queryable,
-  queueId: string,
-  id: string,
-): Promise<SubQueueRow | undefined> {
-  const rows = await db
-    .select()
-    .from(subQueues)
-    .where(and(eq(subQueues.queueId, queueId), eq(subQueues.id, id)));
-  return (await withStaff(db, rows))[0];
-}
-
-export async function insertSubQueue(tx: Tx, values: typeof subQueues.$inferInsert) {
-  const [row] = await tx.insert(subQueues).values(values).returning({ id: subQueues.id });
-  if (!row) throw new Error('sub-queue not inserted');
-  return row.id;
-}
-
-export async function updateSubQueueRow(
-  db: Queryable,
-  id: string,
-  values: Partial<typeof subQueues.$inferInsert>,
-) {
-  await db.update(subQueues).set(values).where(eq(subQueues.id, id));
-}
-
-export async function replaceSubQueueStaff(tx: Tx, subQueueId: string, userIds: string[]) {
-  await tx.delete(subQueueStaff).where(eq(subQueueStaff.subQueueId, subQueueId));
-  if (userIds.length > 0) {
-    await tx.insert(subQueueStaff).values(userIds.map((userId) => ({ subQueueId, userId })));
-  }
-}
-
-export async function deleteSubQueueRow(db: Queryable, queueId: string, id: string) {
-  const rows = await db
-    .delete(subQueues)
-    .where(and(eq(subQueues.queueId, queueId), eq(subQueues.id, id)))
-    .returning({ id: subQueues.id });
-  return rows.length > 0;
-}
-
 /** Of `userIds`, those that are not active or invited members of the company. */
 export async function nonMembers(
   db: Queryable,
@@ -192,96 +109,4 @@ export async function nonMembers(
     );
   const found = new Set(rows.map((row) => row.userId));
   return userIds.filter((id) => !found.has(id));
-}
-
-// Service types and areas -----------------------------------------------------------------
-
-export async function listServiceTypes(db: Queryable, queueId: string, activeOnly: boolean) {
-  const where = [eq(serviceTypes.queueId, queueId)];
-  if (activeOnly) where.push(eq(serviceTypes.active, true));
-  return db
-    .select()
-    .from(serviceTypes)
-    .where(and(...where))
-    .orderBy(asc(serviceTypes.name), asc(serviceTypes.id));
-}
-
-export async function findServiceType(db: Queryable, queueId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(serviceTypes)
-    .where(and(eq(serviceTypes.queueId, queueId), eq(serviceTypes.id, id)));
-  return row;
-}
-
-export async function insertServiceType(db: Queryable, values: typeof serviceTypes.$inferInsert) {
-  const [row] = await db.insert(serviceTypes).values(values).returning();
-  if (!row) throw new Error('service type not inserted');
-  return row;
-}
-
-export async function updateServiceTypeRow(
-  db: Queryable,
-  queueId: string,
-  id: string,
-  values: Partial<typeof serviceTypes.$inferInsert>,
-) {
-  const [row] = await db
-    .update(serviceTypes)
-    .set(values)
-    .where(and(eq(serviceTypes.queueId, queueId), eq(serviceTypes.id, id)))
-    .returning();
-  return row;
-}
-
-export async function deleteServiceTypeRow(db: Queryable, queueId: string, id: string) {
-  const rows = await db
-    .delete(serviceTypes)
-    .where(and(eq(serviceTypes.queueId, queueId), eq(serviceTypes.id, id)))
-    .returning({ id: serviceTypes.id });
-  return rows.length > 0;
-}
-
-export async function listServiceAreas(db: Queryable, queueId: string) {
-  return db
-    .select()
-    .from(serviceAreas)
-    .where(eq(serviceAreas.queueId, queueId))
-    .orderBy(asc(serviceAreas.name), asc(serviceAreas.id));
-}
-
-export async function findServiceArea(db: Queryable, queueId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(serviceAreas)
-    .where(and(eq(serviceAreas.queueId, queueId), eq(serviceAreas.id, id)));
-  return row;
-}
-
-export async function insertServiceArea(db: Queryable, values: typeof serviceAreas.$inferInsert) {
-  const [row] = await db.insert(serviceAreas).values(values).returning();
-  if (!row) throw new Error('service area not inserted');
-  return row;
-}
-
-export async function updateServiceAreaRow(
-  db: Queryable,
-  queueId: string,
-  id: string,
-  values: Partial<typeof serviceAreas.$inferInsert>,
-) {
-  const [row] = await db
-    .update(serviceAreas)
-    .set(values)
-    .where(and(eq(serviceAreas.queueId, queueId), eq(serviceAreas.id, id)))
-    .returning();
-  return row;
-}
-
-export async function deleteServiceAreaRow(db: Queryable, queueId: string, id: string) {
-  const rows = await db
-    .delete(serviceAreas)
-    .where(and(eq(serviceAreas.queueId, queueId), eq(serviceAreas.id, id)))
-    .returning({ id: serviceAreas.id });
-  return rows.length > 0;
 }

@@ -2,29 +2,23 @@ import { okSchema } from '@upnext/contract/common';
 import { dataEnvelope } from '@upnext/contract/errors';
 import {
   createQueueBodySchema,
-  createServiceAreaBodySchema,
-  createServiceTypeBodySchema,
-  createSubQueueBodySchema,
   joinCodeParamsSchema,
   listQueuesQuerySchema,
-  queueIdParamsSchema,
+  type QueueChildTypes,
+  queueChildParamsSchema,
   queueParamsSchema,
   queueSchema,
-  serviceAreaParamsSchema,
-  serviceAreaSchema,
-  serviceTypeParamsSchema,
-  serviceTypeSchema,
-  subQueueParamsSchema,
-  subQueueSchema,
+  serviceAreaParts,
+  serviceTypeParts,
+  subQueueParts,
   updateQueueBodySchema,
-  updateServiceAreaBodySchema,
-  updateServiceTypeBodySchema,
-  updateSubQueueBodySchema,
 } from '@upnext/contract/queues';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Caller } from '../../http/caller.ts';
 import { routeDoc, signedIn } from '../../http/route-docs.ts';
 import type { ErrorCode } from '../../lib/errors.ts';
+import * as children from './queue-children.service.ts';
 import * as service from './queues.service.ts';
 
 const doc = (summary: string, success: Record<number, z.ZodType>, ...codes: ErrorCode[]) =>
@@ -68,7 +62,7 @@ export const queueRoutes: FastifyPluginAsyncZod<service.QueueDeps> = async (app,
     },
   );
   app.get(
-    '/company/queues/:qid',
+    '/company/queues/:queueId',
     {
       schema: {
         ...doc(
@@ -79,10 +73,12 @@ export const queueRoutes: FastifyPluginAsyncZod<service.QueueDeps> = async (app,
         params: queueParamsSchema,
       },
     },
-    async (request) => ({ data: await service.getQueue(deps, request.caller, request.params.qid) }),
+    async (request) => ({
+      data: await service.getQueue(deps, request.caller, request.params.queueId),
+    }),
   );
   app.patch(
-    '/company/queues/:qid',
+    '/company/queues/:queueId',
     {
       schema: {
         ...doc(
@@ -95,11 +91,11 @@ export const queueRoutes: FastifyPluginAsyncZod<service.QueueDeps> = async (app,
       },
     },
     async (request) => ({
-      data: await service.updateQueue(deps, request.caller, request.params.qid, request.body),
+      data: await service.updateQueue(deps, request.caller, request.params.queueId, request.body),
     }),
   );
   app.delete(
-    '/company/queues/:qid',
+    '/company/queues/:queueId',
     {
       schema: {
         ...doc('Archive a queue (owner, admin)', { 200: dataEnvelope(queueSchema) }, ...write),
@@ -107,7 +103,7 @@ export const queueRoutes: FastifyPluginAsyncZod<service.QueueDeps> = async (app,
       },
     },
     async (request) => ({
-      data: await service.archiveQueue(deps, request.caller, request.params.qid),
+      data: await service.archiveQueue(deps, request.caller, request.params.queueId),
     }),
   );
   app.get(
@@ -130,295 +126,169 @@ export const queueRoutes: FastifyPluginAsyncZod<service.QueueDeps> = async (app,
     }),
   );
 
-  // Sub-queues ----------------------------------------------------------------------------
-  app.get(
-    '/queues/:qid/sub-queues',
-    {
-      schema: {
-        ...doc(
-          "A queue's sub-queues (staff assignments for members only)",
-          { 200: dataEnvelope(z.array(subQueueSchema)) },
-          ...read,
-        ),
-        params: queueParamsSchema,
-      },
+  registerQueueChild(app, deps, {
+    path: 'sub-queues',
+    noun: 'sub-queue',
+    schemas: subQueueParts,
+    service: children.subQueues,
+    docs: {
+      list: "A queue's sub-queues (staff assignments for members only)",
+      create: 'Create a sub-queue with its assigned staff (owner, admin)',
+      update: 'Rename a sub-queue or replace its staff (owner, admin)',
+      remove: 'Delete a sub-queue (owner, admin); its sessions stay',
     },
-    async (request) => ({
-      data: await service.listSubQueues(deps, request.caller, request.params.qid),
-    }),
-  );
-  app.post(
-    '/queues/:qid/sub-queues',
-    {
-      schema: {
-        ...doc(
-          'Create a sub-queue with its assigned staff (owner, admin)',
-          { 201: dataEnvelope(subQueueSchema) },
-          ...write,
-        ),
-        params: queueParamsSchema,
-        body: createSubQueueBodySchema,
-      },
+  });
+  registerQueueChild(app, deps, {
+    path: 'service-types',
+    noun: 'service type',
+    schemas: serviceTypeParts,
+    service: children.serviceTypes,
+    docs: {
+      list: "A queue's service types (visitors: active ones)",
+      remove: 'Delete a service type no session offers (owner, admin)',
     },
-    async (request, reply) => {
-      reply.code(201);
-      return {
-        data: await service.createSubQueue(deps, request.caller, request.params.qid, request.body),
-      };
-    },
-  );
-  app.get(
-    '/queues/:qid/sub-queues/:id',
-    {
-      schema: {
-        ...doc('A sub-queue', { 200: dataEnvelope(subQueueSchema) }, ...read),
-        params: subQueueParamsSchema,
-      },
-    },
-    async (request) => ({
-      data: await service.getSubQueue(deps, request.caller, request.params.qid, request.params.id),
-    }),
-  );
-  app.patch(
-    '/queues/:qid/sub-queues/:id',
-    {
-      schema: {
-        ...doc(
-          'Rename a sub-queue or replace its staff (owner, admin)',
-          { 200: dataEnvelope(subQueueSchema) },
-          ...write,
-        ),
-        params: subQueueParamsSchema,
-        body: updateSubQueueBodySchema,
-      },
-    },
-    async (request) => ({
-      data: await service.updateSubQueue(
-        deps,
-        request.caller,
-        request.params.qid,
-        request.params.id,
-        request.body,
-      ),
-    }),
-  );
-  app.delete(
-    '/queues/:qid/sub-queues/:id',
-    {
-      schema: {
-        ...doc(
-          'Delete a sub-queue (owner, admin); its sessions stay',
-          { 200: dataEnvelope(okSchema) },
-          ...write,
-        ),
-        params: subQueueParamsSchema,
-      },
-    },
-    async (request) => {
-      await service.deleteSubQueue(deps, request.caller, request.params.qid, request.params.id);
-      return ok;
-    },
-  );
+    removeCodes: ['in_use'],
+  });
+  registerQueueChild(app, deps, {
+    path: 'service-areas',
+    noun: 'service area',
+    schemas: serviceAreaParts,
+    service: children.serviceAreas,
+    docs: { list: "A queue's service areas (branches)" },
+  });
+};
 
-  // Service types -------------------------------------------------------------------------
-  app.get(
-    '/queues/:qid/service-types',
-    {
-      schema: {
-        ...doc(
-          "A queue's service types (visitors: active ones)",
-          { 200: dataEnvelope(z.array(serviceTypeSchema)) },
-          ...read,
-        ),
-        params: queueParamsSchema,
-      },
-    },
-    async (request) => ({
-      data: await service.listServiceTypes(deps, request.caller, request.params.qid),
-    }),
-  );
-  app.post(
-    '/queues/:qid/service-types',
-    {
-      schema: {
-        ...doc(
-          'Create a service type (owner, admin)',
-          { 201: dataEnvelope(serviceTypeSchema) },
-          ...write,
-        ),
-        params: queueParamsSchema,
-        body: createServiceTypeBodySchema,
-      },
-    },
-    async (request, reply) => {
-      reply.code(201);
-      return {
-        data: await service.createServiceType(
-          deps,
-          request.caller,
-          request.params.qid,
-          request.body,
-        ),
-      };
-    },
-  );
-  app.get(
-    '/queues/:qid/service-types/:id',
-    {
-      schema: {
-        ...doc('A service type', { 200: dataEnvelope(serviceTypeSchema) }, ...read),
-        params: serviceTypeParamsSchema,
-      },
-    },
-    async (request) => ({
-      data: await service.getServiceType(
-        deps,
-        request.caller,
-        request.params.qid,
-        request.params.id,
-      ),
-    }),
-  );
-  app.patch(
-    '/queues/:qid/service-types/:id',
-    {
-      schema: {
-        ...doc(
-          'Change a service type (owner, admin)',
-          { 200: dataEnvelope(serviceTypeSchema) },
-          ...write,
-        ),
-        params: serviceTypeParamsSchema,
-        body: updateServiceTypeBodySchema,
-      },
-    },
-    async (request) => ({
-      data: await service.updateServiceType(
-        deps,
-        request.caller,
-        request.params.qid,
-        request.params.id,
-        request.body,
-      ),
-    }),
-  );
-  app.delete(
-    '/queues/:qid/service-types/:id',
-    {
-      schema: {
-        ...doc(
-          'Delete a service type no session offers (owner, admin)',
-          { 200: dataEnvelope(okSchema) },
-          ...write,
-          'in_use',
-        ),
-        params: serviceTypeParamsSchema,
-      },
-    },
-    async (request) => {
-      await service.deleteServiceType(deps, request.caller, request.params.qid, request.params.id);
-      return ok;
-    },
-  );
+type App = Parameters<FastifyPluginAsyncZod<service.QueueDeps>>[0];
 
-  // Service areas -------------------------------------------------------------------------
+type Schemas = { schema: z.ZodType; createBody: z.ZodType; updateBody: z.ZodType };
+
+/** One kind of a queue's parts, as `registerQueueChild` mounts it. */
+interface QueueChildRoutes<S extends Schemas, T extends QueueChildTypes<S> = QueueChildTypes<S>> {
+  /** The path segment under `/queues/:queueId/`. */
+  path: string;
+  noun: string;
+  schemas: S;
+  service: {
+    list(deps: service.QueueDeps, caller: Caller, queueId: string): Promise<T['item'][]>;
+    get(deps: service.QueueDeps, caller: Caller, queueId: string, id: string): Promise<T['item']>;
+    create(
+      deps: service.QueueDeps,
+      caller: Caller,
+      queueId: string,
+      body: T['create'],
+    ): Promise<T['item']>;
+    update(
+      deps: service.QueueDeps,
+      caller: Caller,
+      queueId: string,
+      id: string,
+      body: T['update'],
+    ): Promise<T['item']>;
+    remove(deps: service.QueueDeps, caller: Caller, queueId: string, id: string): Promise<void>;
+  };
+  /** Summaries that say more than the defaults ("Create a <noun> (owner, admin)", ...). */
+  docs: { list: string; create?: string; update?: string; remove?: string };
+  /** Errors a delete may answer besides the common ones. */
+  removeCodes?: ErrorCode[];
+}
+
+/** The five routes every part of a queue has: list, create, get, change, delete. */
+function registerQueueChild<S extends Schemas>(
+  app: App,
+  deps: service.QueueDeps,
+  { path, noun, schemas, service: parts, docs, removeCodes = [] }: QueueChildRoutes<S>,
+) {
+  const list = `/queues/:queueId/${path}`;
+  const item = `${list}/:id`;
   app.get(
-    '/queues/:queueId/service-areas',
+    list,
     {
       schema: {
-        ...doc(
-          "A queue's service areas (branches)",
-          { 200: dataEnvelope(z.array(serviceAreaSchema)) },
-          ...read,
-        ),
-        params: queueIdParamsSchema,
+        ...doc(docs.list, { 200: dataEnvelope(z.array(schemas.schema)) }, ...read),
+        params: queueParamsSchema,
       },
     },
     async (request) => ({
-      data: await service.listServiceAreas(deps, request.caller, request.params.queueId),
+      data: await parts.list(deps, request.caller, request.params.queueId),
     }),
   );
   app.post(
-    '/queues/:queueId/service-areas',
+    list,
     {
       schema: {
         ...doc(
-          'Create a service area (owner, admin)',
-          { 201: dataEnvelope(serviceAreaSchema) },
+          docs.create ?? `Create a ${noun} (owner, admin)`,
+          { 201: dataEnvelope(schemas.schema) },
           ...write,
         ),
-        params: queueIdParamsSchema,
-        body: createServiceAreaBodySchema,
+        params: queueParamsSchema,
+        body: schemas.createBody,
       },
     },
     async (request, reply) => {
       reply.code(201);
       return {
-        data: await service.createServiceArea(
+        // The validator ran `schemas.create`; TypeScript cannot see through the generic.
+        data: await parts.create(
           deps,
           request.caller,
           request.params.queueId,
-          request.body,
+          request.body as z.output<S['createBody']>,
         ),
       };
     },
   );
   app.get(
-    '/queues/:queueId/service-areas/:id',
+    item,
     {
       schema: {
-        ...doc('A service area', { 200: dataEnvelope(serviceAreaSchema) }, ...read),
-        params: serviceAreaParamsSchema,
+        ...doc(`A ${noun}`, { 200: dataEnvelope(schemas.schema) }, ...read),
+        params: queueChildParamsSchema,
       },
     },
     async (request) => ({
-      data: await service.getServiceArea(
-        deps,
-        request.caller,
-        request.params.queueId,
-        request.params.id,
-      ),
+      data: await parts.get(deps, request.caller, request.params.queueId, request.params.id),
     }),
   );
   app.patch(
-    '/queues/:queueId/service-areas/:id',
+    item,
     {
       schema: {
         ...doc(
-          'Change a service area (owner, admin)',
-          { 200: dataEnvelope(serviceAreaSchema) },
+          docs.update ?? `Change a ${noun} (owner, admin)`,
+          { 200: dataEnvelope(schemas.schema) },
           ...write,
         ),
-        params: serviceAreaParamsSchema,
-        body: updateServiceAreaBodySchema,
+        params: queueChildParamsSchema,
+        body: schemas.updateBody,
       },
     },
     async (request) => ({
-      data: await service.updateServiceArea(
+      data: await parts.update(
         deps,
         request.caller,
         request.params.queueId,
         request.params.id,
-        request.body,
+        request.body as z.output<S['updateBody']>,
       ),
     }),
   );
   app.delete(
-    '/queues/:queueId/service-areas/:id',
+    item,
     {
       schema: {
-        ...doc('Delete a service area (owner, admin)', { 200: dataEnvelope(okSchema) }, ...write),
-        params: serviceAreaParamsSchema,
+        ...doc(
+          docs.remove ?? `Delete a ${noun} (owner, admin)`,
+          { 200: dataEnvelope(okSchema) },
+          ...write,
+          ...removeCodes,
+        ),
+        params: queueChildParamsSchema,
       },
     },
     async (request) => {
-      await service.deleteServiceArea(
-        deps,
-        request.caller,
-        request.params.queueId,
-        request.params.id,
-      );
+      await parts.remove(deps, request.caller, request.params.queueId, request.params.id);
       return ok;
     },
   );
-};
+}

@@ -226,7 +226,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
       secrets: () => ['Secret Ward'],
     },
     {
-      name: 'GET /queues/{qid}/sessions',
+      name: 'GET /queues/{queueId}/sessions',
       request: () => ({
         method: 'GET',
         url: `/api/queues/${ids.queueId}/sessions?from=2027-01-01`,
@@ -235,7 +235,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
       check: (response) => expect(listed(response.body)).toContain(ids.session.id),
     },
     {
-      name: 'GET /queues/{qid}/sessions (private queue)',
+      name: 'GET /queues/{queueId}/sessions (private queue)',
       request: () => ({
         method: 'GET',
         url: `/api/queues/${ids.privateQueueId}/sessions?from=2027-01-01`,
@@ -244,7 +244,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
       secrets: () => ['Secret Ward', ids.privateSessionId],
     },
     {
-      name: 'GET /company/queues/{qid}/sessions/{sessionId}',
+      name: 'GET /company/queues/{queueId}/sessions/{sessionId}',
       request: () => ({
         method: 'GET',
         url: `/api/company/queues/${ids.queueId}/sessions/${ids.session.id}`,
@@ -252,7 +252,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
       expect: statuses(200, 200, 200, 200, 200, 200),
     },
     {
-      name: 'GET /company/queues/{qid}/sessions/{sessionId} (private queue)',
+      name: 'GET /company/queues/{queueId}/sessions/{sessionId} (private queue)',
       request: () => ({
         method: 'GET',
         url: `/api/company/queues/${ids.privateQueueId}/sessions/${ids.privateSessionId}`,

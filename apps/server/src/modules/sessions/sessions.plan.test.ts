@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countsFromCounters, localTimeOf, occurrenceDates, slotWindows } from './sessions.plan.ts';
+import { localTimeOf, occurrenceDates, slotWindows } from './sessions.plan.ts';
 
 describe('occurrenceDates', () => {
   it('is the date alone for a one-off session', () => {
@@ -48,22 +48,5 @@ describe('slotWindows', () => {
       '00:00',
       '02:00',
     ]);
-  });
-});
-
-describe('countsFromCounters', () => {
-  it('derives waiting and served from the issued and now-serving numbers', () => {
-    expect(countsFromCounters({ lastIssuedNumber: 0, nowServingNumber: null })).toEqual({
-      issued: 0,
-      waiting: 0,
-      served: 0,
-      nowServing: null,
-    });
-    expect(countsFromCounters({ lastIssuedNumber: 7, nowServingNumber: 3 })).toEqual({
-      issued: 7,
-      waiting: 4,
-      served: 2,
-      nowServing: 3,
-    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Recurrence, SessionCounts } from '@upnext/contract/sessions';
+import type { Recurrence } from '@upnext/contract/sessions';
 import { addDays, weekday } from '../../lib/dates.ts';
 
 /**
@@ -48,22 +48,3 @@ export function localTimeOf(instant: Date, timeZone: string): string {
 
 /** `HH:MM:SS` from the database as the contract's `HH:MM`. */
 export const hhmm = (time: string) => time.slice(0, 5);
-
-/**
- * Live figures of a session. SEAM for the tokens module: until tokens exist they derive from
- * the session's counters (numbers are issued 1..lastIssued and served in order); the tokens
- * module replaces this with counts of its rows by status (waiting, served, now serving).
- */
-export function countsFromCounters(row: {
-  lastIssuedNumber: number;
-  nowServingNumber: number | null;
-}): SessionCounts {
-  const nowServing = row.nowServingNumber;
-  const served = nowServing === null ? 0 : Math.max(0, nowServing - 1);
-  return {
-    issued: row.lastIssuedNumber,
-    waiting: Math.max(0, row.lastIssuedNumber - (nowServing ?? 0)),
-    served,
-    nowServing,
-  };
-}

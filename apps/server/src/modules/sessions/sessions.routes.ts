@@ -33,10 +33,10 @@ export const sessionRoutes: FastifyPluginAsync<ApiDeps> = async (
     service.changeSessionStatus(deps, request.caller, request.body),
   );
   registerEndpoint(app, endpoints.listQueueSessions, (request) =>
-    service.listQueueSessions(deps, request.caller, request.params.qid, request.query),
+    service.listQueueSessions(deps, request.caller, request.params.queueId, request.query),
   );
   registerEndpoint(app, endpoints.getSession, (request) =>
-    service.getSession(deps, request.caller, request.params.qid, request.params.sessionId),
+    service.getSession(deps, request.caller, request.params.queueId, request.params.sessionId),
   );
   registerEndpoint(app, endpoints.mySessions, (request) =>
     service.mySessions(deps, request.caller, request.query.date),

@@ -21,16 +21,10 @@ import { requireUser } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
-import { publishCancelled, publishSessionState } from '../tokens/tokens.events.ts';
+import { publishCancelled, publishSessionChange } from '../tokens/tokens.events.ts';
 import { cancelSessionTokens } from '../tokens/tokens.notifications.ts';
-import type { TokenRow } from '../tokens/tokens.repository.ts';
-import {
-  countsFromCounters,
-  hhmm,
-  localTimeOf,
-  occurrenceDates,
-  slotWindows,
-} from './sessions.plan.ts';
+import { sessionCounts, type TokenRow } from '../tokens/tokens.repository.ts';
+import { hhmm, localTimeOf, occurrenceDates, slotWindows } from './sessions.plan.ts';
 import {
   requireSessionManager,
   requireSessionOperator,
@@ -61,32 +55,52 @@ function invalid(field: string, message: string): AppError {
 
 const notFound = (what: string) => new AppError('not_found', `This ${what} does not exist.`);
 
-export function toSession(view: repo.SessionView): Session {
-  const s = view.session;
-  return {
-    id: s.id,
-    queueId: s.queueId,
-    queueName: view.queueName,
-    companyId: view.companyId,
-    subQueueId: s.subQueueId,
-    subQueueName: view.subQueueName,
-    date: s.date,
-    startTime: hhmm(s.startTime),
-    endTime: hhmm(s.endTime),
-    timezone: s.timezone,
-    startsAt: s.startsAt.toISOString(),
-    endsAt: s.endsAt.toISOString(),
-    capacity: s.capacity,
-    status: s.status,
-    online: s.online,
-    notes: s.notes,
-    seriesId: s.seriesId,
-    counts: countsFromCounters(s),
-  };
+/**
+ * Sessions as the API answers them: live counts from their token rows (the tokens module's
+ * one count), staff notes only for the company's members.
+ */
+async function toSessions(
+  db: Queryable,
+  now: Date,
+  rows: readonly repo.SessionView[],
+  isMember: (companyId: string) => boolean,
+): Promise<Session[]> {
+  const counts = await sessionCounts(
+    db,
+    rows.map((view) => view.session.id),
+    now,
+  );
+  return rows.map((view) => {
+    const s = view.session;
+    return {
+      id: s.id,
+      queueId: s.queueId,
+      queueName: view.queueName,
+      companyId: view.companyId,
+      subQueueId: s.subQueueId,
+      subQueueName: view.subQueueName,
+      date: s.date,
+      startTime: hhmm(s.startTime),
+      endTime: hhmm(s.endTime),
+      timezone: s.timezone,
+      startsAt: s.startsAt.toISOString(),
+      endsAt: s.endsAt.toISOString(),
+      capacity: s.capacity,
+      status: s.status,
+      online: s.online,
+      notes: isMember(view.companyId) ? s.notes : '',
+      visitorNotes: s.visitorNotes,
+      seriesId: s.seriesId,
+      counts: counts.get(s.id) as Session['counts'],
+    };
+  });
 }
 
-async function views(db: Queryable, ids: string[]): Promise<Session[]> {
-  return (await repo.findSessionViews(db, ids)).map(toSession);
+const member = () => true;
+
+/** Sessions by id for their company's managers and staff. */
+async function views(db: Queryable, now: Date, ids: string[]): Promise<Session[]> {
+  return toSessions(db, now, await repo.findSessionViews(db, ids), member);
 }
 
 async function queueOf(db: Queryable, queueId: string) {
@@ -216,6 +230,8 @@ export async function scheduleSessions(
       `A series has at most ${MAX_SERIES_OCCURRENCES} sessions`,
     );
   }
+  const notInSeries = (input.skipDates ?? []).find((date) => !dates.includes(date));
+  if (notInSeries) throw invalid('body.skipDates', `${notInSeries} is not a date of this series`);
   const line = { queueId: queue.id, subQueueId };
   const windows = dates.map((date) => ({
     date,
@@ -227,7 +243,13 @@ export async function scheduleSessions(
     if (save) await repo.lockQueueSchedule(save, queue.id);
     const planned = await plan(db, queue.timezone, windows, 'body.endTime');
     const perOccurrence = await conflictsFor(db, line, planned, []);
-    const conflicts = perOccurrence.flat();
+    // A series may leave out dates: named ones, or (skipConflicts) every clashing one.
+    const skipped = planned.map(
+      (p, i) =>
+        (input.skipDates ?? []).includes(p.date) ||
+        (input.skipConflicts === true && (perOccurrence[i] ?? []).length > 0),
+    );
+    const conflicts = perOccurrence.filter((_, i) => !skipped[i]).flat();
     const result = {
       preview: save === null,
       timezone: queue.timezone,
@@ -238,16 +260,19 @@ export async function scheduleSessions(
         startsAt: p.startsAt.toISOString(),
         endsAt: p.endsAt.toISOString(),
         conflicts: perOccurrence[i] ?? [],
+        skipped: skipped[i] ?? false,
       })),
       conflicts,
     };
     if (!save) return { ...result, seriesId: null, sessions: [] };
     if (conflicts.length > 0) throw overlapError(conflicts);
+    const kept = planned.filter((_, i) => !skipped[i]);
+    if (kept.length === 0) throw invalid('body.skipDates', 'Every date of the series is skipped');
 
     const seriesId = input.recurrence?.kind === 'weekly' ? randomUUID() : null;
     const rows = await repo.insertSessions(
       save,
-      planned.map((p) => ({
+      kept.map((p) => ({
         queueId: queue.id,
         subQueueId,
         date: p.date,
@@ -259,6 +284,7 @@ export async function scheduleSessions(
         capacity: input.capacity,
         online: input.online ?? false,
         notes: input.notes ?? '',
+        visitorNotes: input.visitorNotes ?? '',
         seriesId,
       })),
     );
@@ -273,6 +299,7 @@ export async function scheduleSessions(
       seriesId,
       sessions: await views(
         save,
+        deps.clock(),
         rows.map((r) => r.id),
       ),
     };
@@ -327,7 +354,14 @@ export async function editSessions(
   caller: Caller,
   input: EditSessionInput,
 ): Promise<Session[]> {
-  return deps.db.transaction(async (tx) => {
+  const { changes } = input;
+  // Notes change while a session runs too ("Running 15 minutes late"); anything else only
+  // before it opens.
+  const notesOnly = Object.keys(changes).every((k) => k === 'notes' || k === 'visitorNotes');
+  const editable: readonly SessionStatus[] = notesOnly
+    ? ['scheduled', 'open', 'paused']
+    : ['scheduled'];
+  const edited = await deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, input.sessionId);
     if (!first) throw notFound('session');
     const queue = await queueOf(tx, first.session.queueId);
@@ -336,17 +370,28 @@ export async function editSessions(
     const session = await lockedSession(tx, input.sessionId);
     const targets = await targetsOf(tx, session, input.scope, true);
 
-    const locked = targets.filter((t) => t.status !== 'scheduled');
+    const locked = targets.filter((t) => !editable.includes(t.status));
     if (locked.length > 0) {
       throw new AppError(
         'session_not_editable',
-        `Only scheduled sessions can be edited; this one is ${locked[0]?.status}.`,
+        notesOnly
+          ? `Notes of a ${locked[0]?.status} session cannot change.`
+          : `Only scheduled sessions can be edited; this one is ${locked[0]?.status}.`,
         { sessions: locked.map((t) => ({ sessionId: t.id, status: t.status })) },
+      );
+    }
+    if (notesOnly) {
+      for (const target of targets) {
+        await repo.updateSession(tx, target.id, { ...changes, updatedAt: deps.clock() });
+      }
+      return views(
+        tx,
+        deps.clock(),
+        targets.map((t) => t.id),
       );
     }
     await refuseWithTokens(tx, targets);
 
-    const { changes } = input;
     if (changes.subQueueId) {
       await checkSubQueue(tx, queue.id, changes.subQueueId, 'body.changes.subQueueId');
     }
@@ -386,6 +431,7 @@ export async function editSessions(
         ...(changes.capacity === undefined ? {} : { capacity: changes.capacity }),
         ...(changes.online === undefined ? {} : { online: changes.online }),
         ...(changes.notes === undefined ? {} : { notes: changes.notes }),
+        ...(changes.visitorNotes === undefined ? {} : { visitorNotes: changes.visitorNotes }),
         updatedAt: deps.clock(),
       });
       const moved =
@@ -397,8 +443,15 @@ export async function editSessions(
         }
       }
     }
-    return views(tx, excluded);
+    return views(tx, deps.clock(), excluded);
   });
+  // Visitors watching a running session see its new notes at once.
+  for (const session of edited) {
+    if (session.status === 'open' || session.status === 'paused') {
+      await publishSessionChange(deps, session.id);
+    }
+  }
+  return edited;
 }
 
 /** POST /queues/sessions/delete: scheduled or cancelled sessions without tokens. */
@@ -457,16 +510,16 @@ export async function changeSessionStatus(
     if (input.status === 'cancelled') {
       cancelledTokens = await cancelSessionTokens(tx, deps, now, current.id);
     }
-    const [view] = await views(tx, [current.id]);
+    const [view] = await views(tx, now, [current.id]);
     if (!view) throw notFound('session');
     return view;
   });
   await publishCancelled(deps, cancelledTokens);
-  await publishSessionState(deps, session.id);
+  await publishSessionChange(deps, session.id);
   return session;
 }
 
-/** GET /queues/{qid}/sessions: members see all; others public/unlisted, live ones only. */
+/** GET /queues/{queueId}/sessions: members see all; others public/unlisted, live ones only. */
 export async function listQueueSessions(
   deps: SessionsDeps,
   caller: Caller,
@@ -488,7 +541,7 @@ export async function listQueueSessions(
     limit: 500,
     offset: 0,
   });
-  return rows.map(toSession);
+  return toSessions(deps.db, deps.clock(), rows, () => access === 'member');
 }
 
 /** A session readable by the caller, or 404. */
@@ -496,20 +549,21 @@ async function readableSession(deps: SessionsDeps, caller: Caller, sessionId: st
   const view = await repo.findSessionView(deps.db, sessionId);
   if (!view) throw notFound('session');
   const queue = await queueOf(deps.db, view.session.queueId);
-  await requireSessionReader(deps.db, caller, queue);
-  return { view, queue };
+  const access = await requireSessionReader(deps.db, caller, queue);
+  return { view, queue, access };
 }
 
-/** GET /company/queues/{qid}/sessions/{sessionId}. */
+/** GET /company/queues/{queueId}/sessions/{sessionId}. */
 export async function getSession(
   deps: SessionsDeps,
   caller: Caller,
   queueId: string,
   sessionId: string,
 ): Promise<Session> {
-  const { view } = await readableSession(deps, caller, sessionId);
+  const { view, access } = await readableSession(deps, caller, sessionId);
   if (view.session.queueId !== queueId) throw notFound('session');
-  return toSession(view);
+  const [session] = await toSessions(deps.db, deps.clock(), [view], () => access === 'member');
+  return session as Session;
 }
 
 /**
@@ -537,9 +591,8 @@ export async function mySessions(
     now: deps.clock(),
   });
   // An assignment outlives a membership only until the membership goes: keep current staff's.
-  return rows
-    .filter((r) => companyIds.includes(r.companyId) || staffOf.has(r.companyId))
-    .map(toSession);
+  const current = rows.filter((r) => companyIds.includes(r.companyId) || staffOf.has(r.companyId));
+  return toSessions(deps.db, deps.clock(), current, member);
 }
 
 /** POST /queues/sessions/query. */
@@ -565,7 +618,8 @@ export async function querySessions(
     limit: query.limit,
     offset: query.offset,
   });
-  return rows.map(toSession);
+  const memberOf = new Set(memberships.map((m) => m.companyId));
+  return toSessions(deps.db, deps.clock(), rows, (companyId) => memberOf.has(companyId));
 }
 
 async function toServices(db: Queryable, sessionIds: string[]): Promise<SessionService[]> {
@@ -631,7 +685,12 @@ export async function addService(
   });
 }
 
-function toSlot(row: Awaited<ReturnType<typeof repo.slotsOf>>[number], timezone: string): Slot {
+/** A slot is offered while open, not started yet and with room left (capacity 0 never). */
+function toSlot(
+  row: Awaited<ReturnType<typeof repo.slotsOf>>[number],
+  timezone: string,
+  now: Date,
+): Slot {
   return {
     serviceId: row.sessionServiceId,
     slotNo: row.slotNo,
@@ -642,7 +701,7 @@ function toSlot(row: Awaited<ReturnType<typeof repo.slotsOf>>[number], timezone:
     capacity: row.capacity,
     bookedCount: row.bookedCount,
     status: row.status,
-    bookable: row.status === 'open' && row.bookedCount < row.capacity,
+    bookable: row.status === 'open' && row.startsAt > now && row.bookedCount < row.capacity,
   };
 }
 
@@ -656,7 +715,8 @@ export async function listSlots(
   if (!service) throw notFound('service');
   const { view } = await readableSession(deps, caller, service.service.sessionId);
   const rows = await repo.slotsOf(deps.db, serviceId);
-  return rows.map((row) => toSlot(row, view.session.timezone));
+  const now = deps.clock();
+  return rows.map((row) => toSlot(row, view.session.timezone, now));
 }
 
 /** POST /queues/sessions/services/slots-status: block or reopen slots. */
@@ -684,6 +744,7 @@ export async function setSlotsStatus(
     }
     await repo.setSlotsStatus(tx, input.serviceId, input.slotNos, input.status);
     const rows = await repo.slotsOf(tx, input.serviceId);
-    return rows.map((row) => toSlot(row, session.timezone));
+    const now = deps.clock();
+    return rows.map((row) => toSlot(row, session.timezone, now));
   });
 }

@@ -1,6 +1,6 @@
 import type { SessionEvent, UserEvent } from '@upnext/contract/realtime';
 import { topics } from '@upnext/contract/realtime-topics';
-import { secondsPerToken } from './tokens.estimates.ts';
+import { type LiveLine, liveLine } from './tokens.line.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
 import type { TokensDeps } from './tokens.service.ts';
@@ -10,21 +10,20 @@ import type { TokensDeps } from './tokens.service.ts';
  * in the shapes of `packages/contract/src/realtime.ts`: the public state of a session on its
  * topic (no personal data), and each holder's own events on their private user topic.
  */
-export async function publishSessionState(deps: TokensDeps, sessionId: string) {
-  const session = await repo.findSessionContext(deps.db, sessionId);
-  if (!session) return;
-  const counts = await repo.sessionCounts(deps.db, sessionId);
-  const [current] = await repo.lastCalled(deps.db, sessionId, 1);
+export function publishSessionState(deps: TokensDeps, line: LiveLine) {
+  const { session } = line;
+  const [current] = line.lastCalled;
   const event: Extract<SessionEvent, { type: 'session.state' }> = {
     type: 'session.state',
-    sessionId,
+    sessionId: session.sessionId,
     status: session.status,
+    notes: session.visitorNotes,
     nowServing: current ? { number: current.number, label: current.displayNumber } : null,
-    waitingCount: (counts.waiting ?? 0) + (counts.booked ?? 0),
-    averageServiceSeconds: Math.round(await secondsPerToken(deps, session)),
-    at: deps.clock().toISOString(),
+    waitingCount: line.counts.waiting,
+    averageServiceSeconds: Math.round(line.secondsPerToken),
+    at: line.at.toISOString(),
   };
-  deps.publisher.publish(topics.session(sessionId), event);
+  deps.publisher.publish(topics.session(session.sessionId), event);
 }
 
 /** The board's call-out: a token was called (or recalled) to the session's counter. */
@@ -92,35 +91,44 @@ export async function publishCancelled(deps: TokensDeps, tokens: readonly TokenR
 }
 
 /**
- * Every waiting holder learns their new position and estimated wait; the one who just
- * reached the queue's threshold also gets "turn approaching".
+ * Every holder in the line learns their new position and estimated wait; the one at the
+ * queue's threshold also gets "turn approaching".
  */
-export async function publishWaitingLine(deps: TokensDeps, session: SessionContext) {
-  const line = await repo.waitingLine(deps.db, session.sessionId, deps.clock());
-  const holders = line.filter((entry) => entry.userId !== null);
+export async function publishWaitingLine(deps: TokensDeps, line: LiveLine) {
+  const holders = line.entries.filter((entry) => entry.userId !== null);
   if (holders.length === 0) return;
   const subscribers = await repo.subscribeIdsOf(deps.db, [
     ...new Set(holders.map((entry) => entry.userId as string)),
   ]);
-  const perToken = await secondsPerToken(deps, session);
-  const at = deps.clock().toISOString();
-  line.forEach((entry, index) => {
-    const subscribeId = entry.userId ? subscribers.get(entry.userId) : undefined;
-    if (!subscribeId) return;
-    const position = index + 1;
+  const at = line.at.toISOString();
+  for (const entry of holders) {
+    const subscribeId = subscribers.get(entry.userId as string);
+    if (!subscribeId) continue;
     const common = {
       tokenId: entry.id,
-      sessionId: session.sessionId,
+      sessionId: line.session.sessionId,
       label: entry.displayNumber,
-      position,
-      estimatedWaitSeconds: Math.round(position * perToken),
+      position: entry.position,
+      estimatedWaitSeconds: entry.estimatedWaitSeconds,
       at,
     };
     const moved: UserEvent = { type: 'token.position_changed', ...common };
     deps.publisher.publish(topics.user(subscribeId), moved);
-    if (position === session.turnApproachingThreshold) {
+    if (entry.position === line.session.turnApproachingThreshold) {
       const approaching: UserEvent = { type: 'token.turn_approaching', ...common };
       deps.publisher.publish(topics.user(subscribeId), approaching);
     }
-  });
+  }
+}
+
+/** For the sessions module: a session's new status (or notes) on its topic. */
+export async function publishSessionChange(deps: TokensDeps, sessionId: string) {
+  const session = await repo.findSessionContext(deps.db, sessionId);
+  if (session) publishSessionState(deps, await liveLine(deps.db, session, deps.clock()));
+}
+
+/** After a change: the session topic and the holders' positions, from one computed line. */
+export async function publishLive(deps: TokensDeps, line: LiveLine) {
+  publishSessionState(deps, line);
+  await publishWaitingLine(deps, line);
 }

@@ -90,8 +90,9 @@ export async function notifyIssued(
   token: TokenRow,
 ) {
   if (token.kind === 'walk_in') {
-    const ahead = await repo.waitingAheadOf(tx, token);
-    await notifyHolder(tx, deps, now, 'token_issued', session, token, { position: ahead + 1 });
+    const line = await repo.waitingLine(tx, token.sessionId, now);
+    const position = line.findIndex((entry) => entry.id === token.id) + 1;
+    await notifyHolder(tx, deps, now, 'token_issued', session, token, { position });
     return;
   }
   const slot = await repo.bookingContext(

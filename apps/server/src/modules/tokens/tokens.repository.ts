@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { SessionCounts } from '@upnext/contract/sessions';
+import { BOOKING_LIVE_WINDOW_MINUTES } from '@upnext/contract/tokens';
+import { and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   companies,
@@ -21,6 +23,7 @@ export type NewToken = typeof queueTokens.$inferInsert;
 const sessionContext = {
   sessionId: sessions.id,
   status: sessions.status,
+  visitorNotes: sessions.visitorNotes,
   date: sessions.date,
   startTime: sessions.startTime,
   endTime: sessions.endTime,
@@ -40,6 +43,8 @@ const sessionContext = {
   turnApproachingThreshold: queues.turnApproachingThreshold,
   companyId: queues.companyId,
   companyName: companies.name,
+  /** National phone numbers entered for the session are read in it. */
+  country: companies.country,
   /** The counter, desk or practitioner: where a called visitor goes. */
   subQueueName: subQueues.name,
 };
@@ -82,9 +87,10 @@ export async function takeNextNumber(tx: Tx, sessionId: string, now: Date): Prom
   return row.number;
 }
 
-export async function countLiveTokensOf(tx: Tx, sessionId: string, userId: string) {
-  const [row] = await tx
-    .select({ count: sql<number>`count(*)::int` })
+/** The user's live tokens in the session (the per-visitor limit counts them). */
+export async function liveTokenIdsOf(tx: Tx, sessionId: string, userId: string) {
+  const rows = await tx
+    .select({ id: queueTokens.id })
     .from(queueTokens)
     .where(
       and(
@@ -92,8 +98,17 @@ export async function countLiveTokensOf(tx: Tx, sessionId: string, userId: strin
         eq(queueTokens.userId, userId),
         inArray(queueTokens.status, [...liveTokenStatuses]),
       ),
-    );
-  return row?.count ?? 0;
+    )
+    .orderBy(asc(queueTokens.number));
+  return rows.map((row) => row.id);
+}
+
+export async function findByIdempotencyKey(db: Queryable, sessionId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(queueTokens)
+    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.idempotencyKey, key)));
+  return row;
 }
 
 export async function insertToken(tx: Tx, values: NewToken): Promise<TokenRow> {
@@ -160,39 +175,60 @@ export async function updateToken(tx: Tx, tokenId: string, values: Partial<NewTo
   return row;
 }
 
+/** The moment from which a booking whose slot starts at `slotStartsAt` is due (in the line). */
+function dueBy(now: Date) {
+  return sql`${new Date(now.getTime() + BOOKING_LIVE_WINDOW_MINUTES * 60_000).toISOString()}::timestamptz`;
+}
+
 /**
- * The order of service (PRODUCT.md): priority, then bookings whose slot has started, then
- * number. `now` is a parameter so that the clock, not the database, decides "has started".
+ * The live line: waiting tokens, and bookings whose slot starts within the window
+ * (BOOKING_LIVE_WINDOW_MINUTES). A booking further off keeps status `booked` and waits for its
+ * time, never called ahead of walk-ins. `now` is a parameter so that the clock, not the
+ * database, decides.
  */
-export function serviceOrder(now: Date) {
+function inLine(now: Date): SQL {
+  return sql`(${queueTokens.status} = 'waiting' or (${queueTokens.status} = 'booked' and ${queueTokens.slotStartsAt} <= ${dueBy(now)}))`;
+}
+
+/**
+ * The order of service (PRODUCT.md): priority, then bookings whose slot has started or is
+ * within the window, then number.
+ */
+function serviceOrder(now: Date) {
   return [
     desc(queueTokens.priority),
-    sql`(${queueTokens.kind} = 'booking' and ${queueTokens.slotStartsAt} <= ${now.toISOString()}::timestamptz) desc`,
+    sql`(${queueTokens.kind} = 'booking' and ${queueTokens.slotStartsAt} <= ${dueBy(now)}) desc`,
     asc(queueTokens.number),
   ];
 }
 
 /**
- * The next waiting token, locked. SKIP LOCKED lets a second caller pass over a token another
- * transaction is taking, so two staff pressing "next" never get the same one.
+ * The next token of the line, locked. SKIP LOCKED lets a second caller pass over a token
+ * another transaction is taking, so two staff pressing "next" never get the same one.
  */
-export async function claimNextWaiting(tx: Tx, sessionId: string, now: Date) {
+export async function claimNextInLine(tx: Tx, sessionId: string, now: Date) {
   const [row] = await tx
     .select()
     .from(queueTokens)
-    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'waiting')))
+    .where(and(eq(queueTokens.sessionId, sessionId), inLine(now)))
     .orderBy(...serviceOrder(now))
     .limit(1)
     .for('update', { skipLocked: true });
   return row;
 }
 
-/** Bookings of a live session are on their day: they join the waiting line. */
-export async function admitBookings(tx: Tx, sessionId: string, now: Date) {
+/** Bookings that became due join the line by status too (`booked` → `waiting`). */
+export async function admitDueBookings(tx: Tx, sessionId: string, now: Date) {
   await tx
     .update(queueTokens)
     .set({ status: 'waiting', updatedAt: now })
-    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'booked')));
+    .where(
+      and(
+        eq(queueTokens.sessionId, sessionId),
+        eq(queueTokens.status, 'booked'),
+        sql`${queueTokens.slotStartsAt} <= ${dueBy(now)}`,
+      ),
+    );
 }
 
 /** Tokens this staff member has called or is serving in the session. */
@@ -217,7 +253,7 @@ export async function setNowServing(tx: Tx, sessionId: string, number: number, n
     .where(eq(sessions.id, sessionId));
 }
 
-/** Waiting tokens in service order, each with its 1-based position. */
+/** The live line in service order (position = index + 1). */
 export async function waitingLine(db: Queryable, sessionId: string, now: Date) {
   return db
     .select({
@@ -225,9 +261,10 @@ export async function waitingLine(db: Queryable, sessionId: string, now: Date) {
       userId: queueTokens.userId,
       number: queueTokens.number,
       displayNumber: queueTokens.displayNumber,
+      slotStartsAt: queueTokens.slotStartsAt,
     })
     .from(queueTokens)
-    .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.status, 'waiting')))
+    .where(and(eq(queueTokens.sessionId, sessionId), inLine(now)))
     .orderBy(...serviceOrder(now));
 }
 
@@ -259,15 +296,54 @@ export async function listTokens(
     .limit(1000);
 }
 
-export async function sessionCounts(db: Queryable, sessionId: string) {
+/**
+ * The live figures of sessions, counted from their token rows: the one source of every
+ * count a screen shows (session API, join page, session control, the board and its topic).
+ */
+export async function sessionCounts(
+  db: Queryable,
+  sessionIds: readonly string[],
+  now: Date,
+): Promise<Map<string, SessionCounts>> {
+  const counts = new Map<string, SessionCounts>(
+    sessionIds.map((id) => [
+      id,
+      {
+        issued: 0,
+        booked: 0,
+        waiting: 0,
+        called: 0,
+        serving: 0,
+        served: 0,
+        noShows: 0,
+        cancelled: 0,
+        nowServing: null,
+      },
+    ]),
+  );
+  if (sessionIds.length === 0) return counts;
+  const count = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const status = (value: TokenStatus) => sql`${queueTokens.status} = ${value}`;
   const rows = await db
-    .select({ status: queueTokens.status, count: sql<number>`count(*)::int` })
+    .select({
+      sessionId: queueTokens.sessionId,
+      issued: sql<number>`count(*)::int`,
+      booked: count(sql`${status('booked')} and not ${inLine(now)}`),
+      waiting: count(inLine(now)),
+      called: count(status('called')),
+      serving: count(status('serving')),
+      served: count(status('served')),
+      noShows: count(status('no_show')),
+      cancelled: count(status('cancelled')),
+      nowServing: sql<
+        number | null
+      >`(array_agg(${queueTokens.number} order by ${queueTokens.calledAt} desc) filter (where ${queueTokens.status} in ('called', 'serving')))[1]`,
+    })
     .from(queueTokens)
-    .where(eq(queueTokens.sessionId, sessionId))
-    .groupBy(queueTokens.status);
-  return Object.fromEntries(rows.map((row) => [row.status, row.count])) as Partial<
-    Record<TokenStatus, number>
-  >;
+    .where(inArray(queueTokens.sessionId, [...sessionIds]))
+    .groupBy(queueTokens.sessionId);
+  for (const { sessionId, ...row } of rows) counts.set(sessionId, row);
+  return counts;
 }
 
 /** Staff now calling in a session: waiting tokens are shared among them. */
@@ -279,6 +355,38 @@ export async function activeCounters(db: Queryable, sessionId: string) {
       and(eq(queueTokens.sessionId, sessionId), inArray(queueTokens.status, ['called', 'serving'])),
     );
   return row?.count ?? 0;
+}
+
+/** How far back estimates look: the queue's recent service, not its whole history. */
+export const RECENT_SERVED_TOKENS = 50;
+export const RECENT_SERVICE_DAYS = 30;
+
+/** Median service seconds of the queue's last served tokens (at most 50, of 30 days). */
+export async function recentServiceMedian(db: Queryable, queueId: string, now: Date) {
+  const since = new Date(now.getTime() - RECENT_SERVICE_DAYS * 86_400_000);
+  const recent = db
+    .select({ seconds: queueTokens.serviceSeconds })
+    .from(queueTokens)
+    .innerJoin(sessions, eq(sessions.id, queueTokens.sessionId))
+    .where(
+      and(
+        eq(sessions.queueId, queueId),
+        eq(queueTokens.status, 'served'),
+        isNotNull(queueTokens.serviceSeconds),
+        sql`${queueTokens.completedAt} >= ${since.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(desc(queueTokens.completedAt))
+    .limit(RECENT_SERVED_TOKENS)
+    .as('recent');
+  const [row] = await db
+    .select({
+      median: sql<
+        number | null
+      >`percentile_cont(0.5) within group (order by ${recent.seconds})::float8`,
+    })
+    .from(recent);
+  return row?.median ?? null;
 }
 
 /**
@@ -369,22 +477,6 @@ export async function companyOfQueue(db: Queryable, queueId: string) {
     .from(queues)
     .where(eq(queues.id, queueId));
   return row?.companyId;
-}
-
-/** Waiting tokens served before a newly issued one: same or higher priority (all have lower numbers). */
-export async function waitingAheadOf(tx: Queryable, token: TokenRow) {
-  const [row] = await tx
-    .select({ count: sql<number>`count(*)::int` })
-    .from(queueTokens)
-    .where(
-      and(
-        eq(queueTokens.sessionId, token.sessionId),
-        eq(queueTokens.status, 'waiting'),
-        sql`${queueTokens.priority} >= ${token.priority}`,
-        sql`${queueTokens.id} <> ${token.id}`,
-      ),
-    );
-  return row?.count ?? 0;
 }
 
 /** The last tokens called in a session, newest first, with the counter that called them. */

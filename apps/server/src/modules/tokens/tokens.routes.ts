@@ -3,6 +3,7 @@ import {
   bookingDetailsSchema,
   bookSlotInputSchema,
   cancelTokenInputSchema,
+  IDEMPOTENCY_KEY_HEADER,
   nextTokenInputSchema,
   nextTokenResultSchema,
   serviceTimeInputSchema,
@@ -30,6 +31,10 @@ const errors = {
 const tags = ['tokens'];
 const tokenList = dataEnvelope(z.array(tokenSchema));
 const oneToken = dataEnvelope(tokenSchema);
+/** One key per attempt to take a place: a repeat of the request answers the same token. */
+const idempotencyHeaders = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().trim().min(1).max(200).optional(),
+});
 
 /** Walk-in tokens, bookings and the live queue (spec §7 paths; PRODUCT.md rules). */
 export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options) => {
@@ -48,14 +53,22 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
         tags,
         summary: 'Take a walk-in token (staff may issue one for a visitor without an account)',
         description:
-          'Errors: session_not_found, session_closed, session_full, token_limit_reached, walk_in_not_allowed.',
+          'An Idempotency-Key header (one per attempt) makes a repeat answer the same token. Errors: session_not_found, session_closed, session_full, token_limit_reached (details.tokenIds: the live ones held), walk_in_not_allowed, invalid_phone, idempotency_key_reused.',
+        headers: idempotencyHeaders,
         body: takeTokenInputSchema,
         response: { 201: oneToken, ...errors },
       },
     },
     async (request, reply) => {
       reply.code(201);
-      return { data: await service.takeToken(deps, request.caller, request.body) };
+      return {
+        data: await service.takeToken(
+          deps,
+          request.caller,
+          request.body,
+          request.headers[IDEMPOTENCY_KEY_HEADER],
+        ),
+      };
     },
   );
 
@@ -66,14 +79,22 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
         tags,
         summary: 'Book a slot of a session service',
         description:
-          'Errors: slot_not_found, slot_blocked, slot_in_past, slot_full, session_full, token_limit_reached, booking_not_allowed.',
+          'An Idempotency-Key header (one per attempt) makes a repeat answer the same booking. Errors: slot_not_found, slot_blocked, slot_in_past, slot_full, session_full, token_limit_reached, booking_not_allowed, invalid_phone, idempotency_key_reused.',
+        headers: idempotencyHeaders,
         body: bookSlotInputSchema,
         response: { 201: oneToken, ...errors },
       },
     },
     async (request, reply) => {
       reply.code(201);
-      return { data: await service.bookSlot(deps, request.caller, request.body) };
+      return {
+        data: await service.bookSlot(
+          deps,
+          request.caller,
+          request.body,
+          request.headers[IDEMPOTENCY_KEY_HEADER],
+        ),
+      };
     },
   );
 
@@ -190,7 +211,7 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
         tags,
         summary: 'Complete the token being served and call the next one (staff)',
         description:
-          'Order: priority, then bookings whose slot has started, then number. Errors: session_not_open.',
+          'Order: priority, then bookings whose slot starts within BOOKING_LIVE_WINDOW_MINUTES (or has started), then number; later bookings wait. Errors: session_not_open.',
         body: nextTokenInputSchema,
         response: { 200: dataEnvelope(nextTokenResultSchema), ...errors },
       },
@@ -205,8 +226,10 @@ export const tokensRoutes: FastifyPluginAsyncZod<ApiDeps> = async (app, options)
     {
       schema: {
         tags,
-        summary: 'Recall, no-show, requeue, start serving or complete a called token (staff)',
-        description: 'Errors: invalid_token_transition names the current status.',
+        summary:
+          'Recall, no-show, requeue, start serving, complete or take over a called token (staff)',
+        description:
+          'start and complete need the token called by the caller (else token_called_by_other); take-over makes it theirs. Errors: invalid_token_transition names the current status.',
         params: z.object({ tokenId: z.uuid(), action: tokenActionSchema }),
         response: { 200: oneToken, ...errors },
       },

@@ -10,14 +10,14 @@ import type { Caller, SignedInCaller } from '../../http/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
-import { secondsPerToken } from './tokens.estimates.ts';
+import { requirePhone } from '../../lib/phone.ts';
 import {
   publishCalled,
   publishCancelled,
+  publishLive,
   publishNowServing,
-  publishSessionState,
-  publishWaitingLine,
 } from './tokens.events.ts';
+import { type LiveLine, liveLine } from './tokens.line.ts';
 import { calendarFor, notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
   isCompanyMember,
@@ -51,13 +51,24 @@ function requireIssuing(session: SessionContext, now: Date) {
   }
 }
 
-/** Who the token is for: the caller, or (staff only) a walk-in visitor without an account. */
-function visitorOf(caller: SignedInCaller, input: TakeTokenInput | BookSlotInput, staff: boolean) {
+/**
+ * Who the token is for: the caller, or (staff only) a walk-in visitor without an account. A
+ * phone given is normalised to E.164 in the company's country (`invalid_phone` otherwise).
+ */
+function visitorOf(
+  caller: SignedInCaller,
+  input: TakeTokenInput | BookSlotInput,
+  staff: boolean,
+  country: string,
+) {
+  const phone = input.visitorPhone
+    ? requirePhone(input.visitorPhone, country, 'body.visitorPhone')
+    : null;
   if (staff && input.visitorName) {
     return {
       userId: null,
       visitorName: input.visitorName,
-      visitorPhone: input.visitorPhone ?? null,
+      visitorPhone: phone,
       visitorEmail: input.visitorEmail ?? null,
       issuedBy: caller.userId,
     };
@@ -65,24 +76,50 @@ function visitorOf(caller: SignedInCaller, input: TakeTokenInput | BookSlotInput
   return {
     userId: caller.userId,
     visitorName: input.visitorName ?? caller.email?.split('@')[0] ?? '',
-    visitorPhone: input.visitorPhone ?? caller.phone,
+    visitorPhone: phone ?? caller.phone,
     visitorEmail: caller.email,
     issuedBy: null,
   };
 }
 
+/**
+ * The token an earlier attempt with the same `Idempotency-Key` took in this session, when it
+ * was this caller's: a repeated request (a double click, a retry after a lost answer) gets
+ * it back instead of a second token. Asked under the session lock, so two identical
+ * requests at once take one token.
+ */
+async function earlierAttempt(
+  tx: Tx,
+  caller: SignedInCaller,
+  sessionId: string,
+  key: string | undefined,
+) {
+  if (!key) return undefined;
+  const token = await repo.findByIdempotencyKey(tx, sessionId, key);
+  if (!token) return undefined;
+  if (token.userId !== caller.userId && token.issuedBy !== caller.userId) {
+    throw new AppError(
+      'idempotency_key_reused',
+      'This Idempotency-Key belongs to another request. Send a new key for each attempt.',
+    );
+  }
+  return token;
+}
+
+type Issued = { token: TokenRow; session: SessionContext; staff: boolean; repeated: boolean };
+
+/** A new token in a session locked by the caller (lock order: session, then slot). */
 async function issue(
   tx: Tx,
   deps: TokensDeps,
   caller: SignedInCaller,
-  sessionId: string,
+  session: SessionContext,
+  staff: boolean,
   input: TakeTokenInput | BookSlotInput,
   booking: { serviceId: string; slotNo: number; startsAt: Date } | undefined,
-): Promise<{ token: TokenRow; session: SessionContext; staff: boolean }> {
+  idempotencyKey: string | undefined,
+): Promise<Issued> {
   const now = deps.clock();
-  const session = await repo.lockSessionContext(tx, sessionId);
-  if (!session) throw notFound();
-  const { staff } = await requireJoinable(tx, caller, session);
   requireIssuing(session, now);
   if (!booking && session.mode === 'slots') {
     throw new AppError(
@@ -96,14 +133,14 @@ async function issue(
   if (!staff && (input.priority !== undefined || input.notes !== undefined)) {
     throw new AppError('forbidden', 'Only staff can set a priority or notes.');
   }
-  const visitor = visitorOf(caller, input, staff);
+  const visitor = visitorOf(caller, input, staff, session.country);
   if (visitor.userId) {
-    const held = await repo.countLiveTokensOf(tx, session.sessionId, visitor.userId);
-    if (held >= session.tokensPerVisitor) {
+    const held = await repo.liveTokenIdsOf(tx, session.sessionId, visitor.userId);
+    if (held.length >= session.tokensPerVisitor) {
       throw new AppError(
         'token_limit_reached',
-        `You already hold ${held} token${held === 1 ? '' : 's'} in this session, the most this queue allows.`,
-        { limit: session.tokensPerVisitor },
+        `You already hold ${held.length} token${held.length === 1 ? '' : 's'} in this session, the most this queue allows.`,
+        { limit: session.tokensPerVisitor, tokenIds: held },
       );
     }
   }
@@ -111,8 +148,7 @@ async function issue(
     throw new AppError('session_full', 'This session is full. Please choose another session.');
   }
   const number = await repo.takeNextNumber(tx, session.sessionId, now);
-  // A booking waits in the live line once its session is under way; until then it is booked.
-  const live = session.status === 'open' || session.status === 'paused';
+  // A booking stays `booked` until its slot is near; the line takes it in then (repository).
   const token = await repo.insertToken(tx, {
     sessionId: session.sessionId,
     number,
@@ -122,33 +158,71 @@ async function issue(
     slotNo: booking?.slotNo ?? null,
     slotStartsAt: booking?.startsAt ?? null,
     ...visitor,
-    status: booking && !live ? 'booked' : 'waiting',
+    status: booking ? 'booked' : 'waiting',
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
+    idempotencyKey: idempotencyKey ?? null,
     joinedAt: now,
     updatedAt: now,
   });
   await notifyIssued(tx, deps, now, session, token);
-  return { token, session, staff };
+  return { token, session, staff, repeated: false };
 }
 
-export async function takeToken(deps: TokensDeps, caller: Caller, input: TakeTokenInput) {
+/** The locked session, who the caller is to it, and the token of an earlier identical attempt. */
+async function lockForIssue(
+  tx: Tx,
+  caller: SignedInCaller,
+  sessionId: string,
+  idempotencyKey: string | undefined,
+) {
+  const session = await repo.lockSessionContext(tx, sessionId);
+  if (!session) throw notFound();
+  const { staff } = await requireJoinable(tx, caller, session);
+  const earlier = await earlierAttempt(tx, caller, sessionId, idempotencyKey);
+  return { session, staff, earlier };
+}
+
+/** Once committed: a new token is announced; a repeated attempt only answers its token. */
+async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Issued) {
+  const view = { staff: issued.staff, viewerId: caller.userId };
+  if (issued.repeated) return (await present(deps, [issued.token], view))[0] as QueueToken;
+  return announce(deps, issued.session, issued.token, view);
+}
+
+export async function takeToken(
+  deps: TokensDeps,
+  caller: Caller,
+  input: TakeTokenInput,
+  idempotencyKey?: string,
+) {
   const signedIn = requireSignedIn(caller);
-  const { token, session, staff } = await deps.db.transaction((tx) =>
-    issue(tx, deps, signedIn, input.sessionId, input, undefined),
-  );
-  await publishSessionState(deps, session.sessionId);
-  return (await present(deps, [token], { staff, viewerId: signedIn.userId }))[0] as QueueToken;
+  const issued = await deps.db.transaction(async (tx) => {
+    const { session, staff, earlier } = await lockForIssue(
+      tx,
+      signedIn,
+      input.sessionId,
+      idempotencyKey,
+    );
+    if (earlier) return { token: earlier, session, staff, repeated: true };
+    return issue(tx, deps, signedIn, session, staff, input, undefined, idempotencyKey);
+  });
+  return answerIssued(deps, signedIn, issued);
 }
 
-export async function bookSlot(deps: TokensDeps, caller: Caller, input: BookSlotInput) {
+export async function bookSlot(
+  deps: TokensDeps,
+  caller: Caller,
+  input: BookSlotInput,
+  idempotencyKey?: string,
+) {
   const signedIn = requireSignedIn(caller);
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
   if (!sessionId) throw new AppError('slot_not_found', 'This slot does not exist.');
-  const { token, session, staff } = await deps.db.transaction(async (tx) => {
+  const issued = await deps.db.transaction(async (tx) => {
     // Lock order everywhere: session, then slot.
-    const locked = await repo.lockSessionContext(tx, sessionId);
-    if (!locked) throw notFound();
+    const { session, staff, earlier } = await lockForIssue(tx, signedIn, sessionId, idempotencyKey);
+    if (earlier) return { token: earlier, session, staff, repeated: true };
     const slot = await repo.lockSlot(tx, input.serviceId, input.slotNo);
     if (!slot) throw new AppError('slot_not_found', 'This slot does not exist.');
     const now = deps.clock();
@@ -164,16 +238,12 @@ export async function bookSlot(deps: TokensDeps, caller: Caller, input: BookSlot
     if (slot.bookedCount >= slot.capacity) {
       throw new AppError('slot_full', 'This slot is already full. Please choose another time.');
     }
-    const issued = await issue(tx, deps, signedIn, sessionId, input, {
-      serviceId: input.serviceId,
-      slotNo: input.slotNo,
-      startsAt: slot.startsAt,
-    });
+    const booking = { serviceId: input.serviceId, slotNo: input.slotNo, startsAt: slot.startsAt };
+    const result = await issue(tx, deps, signedIn, session, staff, input, booking, idempotencyKey);
     await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
-    return issued;
+    return result;
   });
-  await publishSessionState(deps, session.sessionId);
-  return (await present(deps, [token], { staff, viewerId: signedIn.userId }))[0] as QueueToken;
+  return answerIssued(deps, signedIn, issued);
 }
 
 function requireSignedIn(caller: Caller): SignedInCaller {
@@ -182,58 +252,78 @@ function requireSignedIn(caller: Caller): SignedInCaller {
   return caller;
 }
 
-/** The token as the caller may see it, with its live position and estimated wait. */
+type View = { staff: boolean; viewerId?: string | undefined };
+
+/**
+ * After a committed change: the session's line computed once, published on the session topic
+ * and to the holders, and used for the answer.
+ */
+async function announce(deps: TokensDeps, session: SessionContext, token: TokenRow, view: View) {
+  const line = await liveLine(deps.db, session, deps.clock());
+  await publishLive(deps, line);
+  return (await present(deps, [token], view, [line]))[0] as QueueToken;
+}
+
+/**
+ * Tokens as the caller may see them, with their live position and estimated wait (from the
+ * lines given, or computed once per session). A booking not in the line yet expects its
+ * slot's start.
+ */
 export async function present(
   deps: TokensDeps,
   rows: readonly TokenRow[],
-  view: { staff: boolean; viewerId?: string },
+  view: View,
+  known: readonly LiveLine[] = [],
 ): Promise<QueueToken[]> {
-  const sessionIds = [...new Set(rows.map((row) => row.sessionId))];
-  const positions = new Map<string, { position: number; waitMinutes: number }>();
-  const queueOf = new Map<string, string>();
   const now = deps.clock();
-  for (const sessionId of sessionIds) {
+  const lines = new Map(known.map((line) => [line.session.sessionId, line]));
+  for (const sessionId of new Set(rows.map((row) => row.sessionId))) {
+    if (lines.has(sessionId)) continue;
     const session = await repo.findSessionContext(deps.db, sessionId);
-    if (!session) continue;
-    queueOf.set(sessionId, session.queueId);
-    const line = await repo.waitingLine(deps.db, sessionId, now);
-    const perToken = await secondsPerToken(deps, session);
-    line.forEach((entry, index) => {
-      positions.set(entry.id, {
-        position: index + 1,
-        waitMinutes: Math.ceil(((index + 1) * perToken) / 60),
-      });
-    });
+    if (session) lines.set(sessionId, await liveLine(deps.db, session, now));
   }
-  return rows.map((row) => {
-    const place = positions.get(row.id);
+  return rows.flatMap((row) => {
+    const line = lines.get(row.sessionId);
+    if (!line) return [];
+    const place = line.byId.get(row.id);
+    const untilSlot =
+      !place && row.status === 'booked' && row.slotStartsAt
+        ? Math.max(0, row.slotStartsAt.getTime() - now.getTime()) / 1000
+        : null;
+    const waitSeconds = place?.estimatedWaitSeconds ?? untilSlot;
     const mayReadContact =
       view.staff || (view.viewerId !== undefined && row.userId === view.viewerId);
-    return {
-      id: row.id,
-      sessionId: row.sessionId,
-      queueId: queueOf.get(row.sessionId) ?? '',
-      number: row.number,
-      displayNumber: row.displayNumber,
-      kind: row.kind,
-      status: row.status,
-      serviceId: row.sessionServiceId,
-      slotNo: row.slotNo,
-      slotStartsAt: row.slotStartsAt?.toISOString() ?? null,
-      visitorName: row.visitorName,
-      visitorEmail: mayReadContact ? row.visitorEmail : null,
-      visitorPhone: mayReadContact ? row.visitorPhone : null,
-      priority: row.priority,
-      notes: view.staff ? row.notes : '',
-      joinedAt: row.joinedAt.toISOString(),
-      calledAt: row.calledAt?.toISOString() ?? null,
-      completedAt: row.completedAt?.toISOString() ?? null,
-      cancelledAt: row.cancelledAt?.toISOString() ?? null,
-      cancelReason: row.cancelReason,
-      serviceSeconds: row.serviceSeconds,
-      position: place?.position ?? null,
-      estimatedWaitMinutes: place?.waitMinutes ?? null,
-    };
+    return [
+      {
+        id: row.id,
+        sessionId: row.sessionId,
+        queueId: line.session.queueId,
+        number: row.number,
+        displayNumber: row.displayNumber,
+        kind: row.kind,
+        status: row.status,
+        serviceId: row.sessionServiceId,
+        slotNo: row.slotNo,
+        slotStartsAt: row.slotStartsAt?.toISOString() ?? null,
+        visitorName: row.visitorName,
+        visitorEmail: mayReadContact ? row.visitorEmail : null,
+        visitorPhone: mayReadContact ? row.visitorPhone : null,
+        priority: row.priority,
+        notes: view.staff ? row.notes : '',
+        joinedAt: row.joinedAt.toISOString(),
+        calledAt: row.calledAt?.toISOString() ?? null,
+        calledBy: view.staff ? row.calledBy : null,
+        calledByMe: view.viewerId !== undefined && row.calledBy === view.viewerId,
+        completedAt: row.completedAt?.toISOString() ?? null,
+        cancelledAt: row.cancelledAt?.toISOString() ?? null,
+        cancelReason: row.cancelReason,
+        serviceSeconds: row.serviceSeconds,
+        position: place?.position ?? null,
+        estimatedWaitMinutes: waitSeconds === null ? null : Math.ceil(waitSeconds / 60),
+        sessionStatus: line.session.status,
+        sessionNotes: line.session.visitorNotes,
+      },
+    ];
   });
 }
 
@@ -272,7 +362,7 @@ export async function slotTokens(
   return present(
     deps,
     rows.map((row) => row.token),
-    { staff: true },
+    { staff: true, viewerId: (caller as SignedInCaller).userId },
   );
 }
 
@@ -281,14 +371,14 @@ export async function cancelToken(
   caller: Caller,
   input: { tokenId: string; reason?: string | undefined },
 ) {
-  const { token, session } = await deps.db.transaction(async (tx) => {
+  const { token, session, staff } = await deps.db.transaction(async (tx) => {
     const existing = await repo.findToken(tx, input.tokenId);
     if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
     const locked = await repo.lockSessionContext(tx, existing.sessionId);
     if (!locked) throw notFound();
     const current = await repo.lockToken(tx, input.tokenId);
     if (!current) throw new AppError('token_not_found', 'This token does not exist.');
-    const { holder } = await requireHolderOrStaff(tx, caller, current, locked);
+    const { holder, staff } = await requireHolderOrStaff(tx, caller, current, locked);
     if (!['pending_payment', 'booked', 'waiting', 'called'].includes(current.status)) {
       throw new AppError(
         'invalid_token_transition',
@@ -307,12 +397,10 @@ export async function cancelToken(
     if (current.sessionServiceId && current.slotNo !== null) {
       await repo.changeBookedCount(tx, current.sessionServiceId, current.slotNo, -1);
     }
-    return { token: cancelled, session: locked };
+    return { token: cancelled, session: locked, staff };
   });
   await publishCancelled(deps, [token]);
-  await publishSessionState(deps, session.sessionId);
-  await publishWaitingLine(deps, session);
-  return (await present(deps, [token], { staff: true }))[0] as QueueToken;
+  return announce(deps, session, token, { staff, viewerId: (caller as SignedInCaller).userId });
 }
 
 function serviceSecondsOf(token: TokenRow, now: Date): number {
@@ -345,8 +433,8 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
         updatedAt: now,
       });
     }
-    await repo.admitBookings(tx, sessionId, now);
-    const next = await repo.claimNextWaiting(tx, sessionId, now);
+    await repo.admitDueBookings(tx, sessionId, now);
+    const next = await repo.claimNextInLine(tx, sessionId, now);
     let called: TokenRow | null = null;
     if (next) {
       called = await repo.updateToken(tx, next.id, {
@@ -357,68 +445,74 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
       });
       await repo.setNowServing(tx, sessionId, next.number, now);
       await notifyHolder(tx, deps, now, 'called', session, called);
-      await notifyTurnApproaching(tx, deps, session, now);
     }
-    return { session, completed, called };
+    // The line after the call, once: for the turn-approaching message, the events and the answer.
+    const line = await liveLine(tx, session, now);
+    if (called) await notifyTurnApproaching(tx, deps, line);
+    return { session, completed, called, line, staffId: staff.userId };
   });
-  if (result.called) {
-    await publishNowServing(deps, result.session, result.called, false);
-    await publishCalled(deps, result.session, result.called);
+  const { session, called, line } = result;
+  if (called) {
+    await publishNowServing(deps, session, called, false);
+    await publishCalled(deps, session, called);
   }
-  await publishSessionState(deps, sessionId);
-  await publishWaitingLine(deps, result.session);
-  // One pass over the session's line for both answers.
+  await publishLive(deps, line);
   const shown = await present(
     deps,
-    [result.completed, result.called].filter((token) => token !== null),
-    { staff: true },
+    [result.completed, called].filter((token) => token !== null),
+    { staff: true, viewerId: result.staffId },
+    [line],
   );
   const byId = (token: TokenRow | null) => shown.find((row) => row.id === token?.id) ?? null;
-  return { completed: byId(result.completed), called: byId(result.called) };
+  return { completed: byId(result.completed), called: byId(called) };
 }
 
 /** The holder who just reached the queue's threshold hears it once (dedupe per token). */
-async function notifyTurnApproaching(tx: Tx, deps: TokensDeps, session: SessionContext, now: Date) {
-  const threshold = session.turnApproachingThreshold;
+async function notifyTurnApproaching(tx: Tx, deps: TokensDeps, line: LiveLine) {
+  const threshold = line.session.turnApproachingThreshold;
   if (threshold < 1) return;
-  const line = await repo.waitingLine(tx, session.sessionId, now);
-  const entry = line[threshold - 1];
+  const entry = line.entries[threshold - 1];
   if (!entry) return;
   const token = await repo.findToken(tx, entry.id);
   if (!token) return;
   await notifyHolder(
     tx,
     deps,
-    now,
+    line.at,
     'turn_approaching',
-    session,
+    line.session,
     token,
     { position: threshold },
     { dedupe: `turn:${token.id}` },
   );
 }
 
-const actionRules: Record<TokenAction, { from: readonly string[]; to: TokenRow['status'] }> = {
+const actionRules: Record<TokenAction, { from: readonly string[]; to?: TokenRow['status'] }> = {
   recall: { from: ['called'], to: 'called' },
   'no-show': { from: ['called'], to: 'no_show' },
   requeue: { from: ['called', 'serving'], to: 'waiting' },
   start: { from: ['called'], to: 'serving' },
   complete: { from: ['called', 'serving'], to: 'served' },
+  // Keeps the status; the caller becomes the token's staff member.
+  'take-over': { from: ['called', 'serving'] },
 };
 
-/** Recall, no-show, requeue, start serving and complete, by the rules of PRODUCT.md. */
+/** Only the staff member who called a token serves and completes it, or whoever took it over. */
+const ownedActions: readonly TokenAction[] = ['start', 'complete'];
+
+/** Recall, no-show, requeue, start serving, complete and take over, by the rules of PRODUCT.md. */
 export async function actOnToken(
   deps: TokensDeps,
   caller: Caller,
   tokenId: string,
   action: TokenAction,
 ) {
-  const { token, session } = await deps.db.transaction(async (tx) => {
+  const { token, line, staffId } = await deps.db.transaction(async (tx) => {
     const existing = await repo.findToken(tx, tokenId);
     if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
     const session = await repo.lockSessionContext(tx, existing.sessionId);
     if (!session) throw notFound();
-    await requireStaff(tx, caller, session);
+    const staff = await requireStaff(tx, caller, session);
     const current = await repo.lockToken(tx, tokenId);
     if (!current) throw new AppError('token_not_found', 'This token does not exist.');
     const rule = actionRules[action];
@@ -429,8 +523,15 @@ export async function actOnToken(
         { from: current.status, action },
       );
     }
+    if (ownedActions.includes(action) && current.calledBy !== staff.userId) {
+      throw new AppError(
+        'token_called_by_other',
+        'Another staff member called this token. Take it over first to serve it here.',
+        { calledBy: current.calledBy },
+      );
+    }
     const now = deps.clock();
-    const changes: Partial<repo.NewToken> = { status: rule.to, updatedAt: now };
+    const changes: Partial<repo.NewToken> = { status: rule.to ?? current.status, updatedAt: now };
     if (action === 'recall') changes.recallCount = current.recallCount + 1;
     if (action === 'start') changes.servingStartedAt = now;
     if (action === 'complete') {
@@ -443,17 +544,19 @@ export async function actOnToken(
       changes.calledBy = null;
       changes.servingStartedAt = null;
     }
+    if (action === 'take-over') changes.calledBy = staff.userId;
     const updated = await repo.updateToken(tx, tokenId, changes);
     if (action === 'recall') await notifyHolder(tx, deps, now, 'called', session, updated);
-    return { token: updated, session };
+    return { token: updated, line: await liveLine(tx, session, now), staffId: staff.userId };
   });
   if (action === 'recall') {
-    await publishNowServing(deps, session, token, true);
-    await publishCalled(deps, session, token);
+    await publishNowServing(deps, line.session, token, true);
+    await publishCalled(deps, line.session, token);
   }
-  await publishSessionState(deps, session.sessionId);
-  await publishWaitingLine(deps, session);
-  return (await present(deps, [token], { staff: true }))[0] as QueueToken;
+  await publishLive(deps, line);
+  return (
+    await present(deps, [token], { staff: true, viewerId: staffId }, [line])
+  )[0] as QueueToken;
 }
 
 /** Staff correct how long a service took (the figure the estimates learn from). */
@@ -478,7 +581,9 @@ export async function recordServiceTime(
       updatedAt: deps.clock(),
     });
   });
-  return (await present(deps, [token], { staff: true }))[0] as QueueToken;
+  return (
+    await present(deps, [token], { staff: true, viewerId: (caller as SignedInCaller).userId })
+  )[0] as QueueToken;
 }
 
 export async function serviceTimeQuery(
@@ -558,18 +663,18 @@ export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: 
   if (!session) throw notFound();
   const open = session.queueStatus === 'active' && session.visibility !== 'private';
   if (!open && !(await isCompanyMember(deps.db, caller, session.companyId))) throw notFound();
-  const counts = await repo.sessionCounts(deps.db, sessionId);
-  const called = await repo.lastCalled(deps.db, sessionId, 6);
-  const [current, ...earlier] = called;
+  const line = await liveLine(deps.db, session, deps.clock());
+  const [current, ...earlier] = line.lastCalled;
   return {
     sessionId,
     companyName: session.companyName,
     queueName: session.queueName,
     status: session.status,
+    notes: session.visitorNotes,
     nowServing: current?.displayNumber ?? null,
     nowServingCounter: current ? session.subQueueName : null,
     recentlyCalled: earlier.map((row) => row.displayNumber),
-    waiting: (counts.waiting ?? 0) + (counts.booked ?? 0),
-    averageServiceSeconds: Math.round(await secondsPerToken(deps, session)),
+    waiting: line.counts.waiting,
+    averageServiceSeconds: Math.round(line.secondsPerToken),
   };
 }

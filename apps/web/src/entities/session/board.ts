@@ -79,6 +79,7 @@ registerRealtime('/topic/session/:sessionId', {
       return {
         ...called,
         status: event.status,
+        notes: event.notes,
         waiting: event.waitingCount,
         averageServiceSeconds: Math.round(event.averageServiceSeconds ?? 0),
       };

@@ -20,12 +20,16 @@ const token: QueueToken = {
   notes: '',
   joinedAt: '2026-11-23T09:00:00.000Z',
   calledAt: '2026-11-23T09:10:00.000Z',
+  calledBy: null,
+  calledByMe: false,
   completedAt: '2026-11-23T09:15:00.000Z',
   cancelledAt: null,
   cancelReason: null,
   serviceSeconds: 300,
   position: null,
   estimatedWaitMinutes: null,
+  sessionStatus: 'open',
+  sessionNotes: '',
 };
 
 describe('CSV export', () => {

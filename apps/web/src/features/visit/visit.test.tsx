@@ -67,8 +67,19 @@ const session: Session = {
   status: 'open',
   online: false,
   notes: '',
+  visitorNotes: '',
   seriesId: null,
-  counts: { issued: 3, waiting: 2, served: 1, nowServing: 1 },
+  counts: {
+    issued: 3,
+    booked: 0,
+    waiting: 2,
+    called: 0,
+    serving: 0,
+    served: 1,
+    noShows: 0,
+    cancelled: 0,
+    nowServing: 1,
+  },
 };
 
 const token: QueueToken = {
@@ -89,12 +100,16 @@ const token: QueueToken = {
   notes: '',
   joinedAt: '2026-03-30T08:10:00.000+00:00',
   calledAt: null,
+  calledBy: null,
+  calledByMe: false,
   completedAt: null,
   cancelledAt: null,
   cancelReason: null,
   serviceSeconds: null,
   position: 3,
   estimatedWaitMinutes: 12,
+  sessionStatus: 'open',
+  sessionNotes: '',
 };
 
 const userData: UserData = {
@@ -113,6 +128,7 @@ const board: SessionBoard = {
   companyName: 'Harbourview Health Centre',
   queueName: 'General practice',
   status: 'open',
+  notes: '',
   nowServing: 'A-001',
   nowServingCounter: null,
   recentlyCalled: [],
@@ -289,6 +305,7 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     const state = {
       type: 'session.state',
       sessionId: SESSION,
+      notes: '',
       nowServing: null,
       waitingCount: 2,
       averageServiceSeconds: 240,

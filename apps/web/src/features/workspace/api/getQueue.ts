@@ -4,9 +4,9 @@ import type { Queue } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
-/** `GET /company/queues/{qid}`. */
+/** `GET /company/queues/{queueId}`. */
 export function getQueue(queueId: string, signal?: AbortSignal): Promise<Queue> {
-  return api.get<Queue>(apiPaths.queue, { params: { qid: queueId }, signal });
+  return api.get<Queue>(apiPaths.queue, { params: { queueId }, signal });
 }
 
 export function queueQueryOptions(queueId: string) {

@@ -4,9 +4,9 @@ import type { Queue, UpdateQueueBody } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
-/** `PATCH /company/queues/{qid}`: edit, archive or restore (`status`), new join code. */
+/** `PATCH /company/queues/{queueId}`: edit, archive or restore (`status`), new join code. */
 export function updateQueue(queueId: string, body: UpdateQueueBody): Promise<Queue> {
-  return api.patch<Queue>(apiPaths.queue, body, { params: { qid: queueId } });
+  return api.patch<Queue>(apiPaths.queue, body, { params: { queueId } });
 }
 
 export function useUpdateQueue() {

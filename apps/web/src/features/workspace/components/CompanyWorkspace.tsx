@@ -3,9 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
 import { useTranslation } from 'react-i18next';
-import { LoadError, LoadingList } from '../../../components/StateViews.tsx';
-import { Notice } from '../../../components/tones.tsx';
-import { errorText } from '../../../lib/error-text.ts';
+import { ErrorNotice, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { useCreateCompany } from '../api/createCompany.ts';
 import { useCompany } from '../api/getCompany.ts';
 import { useUpdateCompany } from '../api/updateCompany.ts';
@@ -28,11 +26,7 @@ function CreateCompany({ onCreated }: { onCreated?: () => void }) {
     });
   return (
     <Stack gap="md">
-      {create.error ? (
-        <Notice tone="red" role="alert">
-          {errorText(create.error)}
-        </Notice>
-      ) : null}
+      <ErrorNotice error={create.error} />
       <CompanyForm submitLabel={t('company.create')} loading={create.isPending} onSubmit={submit} />
     </Stack>
   );
@@ -53,11 +47,7 @@ function CompanySettings({ companyId, canManage }: { companyId: string; canManag
           {t('company.readOnly')}
         </Text>
       )}
-      {update.error ? (
-        <Notice tone="red" role="alert">
-          {errorText(update.error)}
-        </Notice>
-      ) : null}
+      <ErrorNotice error={update.error} />
       <CompanyForm
         // A saved change re-initialises the form with the stored values.
         key={company.data.updatedAt}

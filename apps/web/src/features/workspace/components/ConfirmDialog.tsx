@@ -1,8 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice } from '../../../components/tones.tsx';
-import { errorText } from '../../../lib/error-text.ts';
+import { ErrorNotice } from '../../../components/StateViews.tsx';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -42,11 +41,7 @@ export function ConfirmDialog({
       <Stack gap="md">
         {typeof body === 'string' ? <Text>{body}</Text> : body}
         {children}
-        {error ? (
-          <Notice tone="red" role="alert">
-            {errorText(error)}
-          </Notice>
-        ) : null}
+        <ErrorNotice error={error} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('actions.back')}

@@ -18,10 +18,10 @@ import {
 } from '@upnext/contract/sessions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorNotice } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
-import { errorText } from '../../../lib/error-text.ts';
 import { useEditSession } from '../api/editSession.ts';
-import { useSubQueues } from '../api/listSubQueues.ts';
+import { subQueuesApi } from '../api/queueChildren.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { contractErrors } from './formErrors.ts';
 import { ScopeChoice } from './ScopeChoice.tsx';
@@ -54,7 +54,7 @@ export function EditSessionForm({ session, onDone }: { session: Session; onDone:
   const { t } = useTranslation('workspace');
   const calendarLabels = useCalendarLabels();
   const edit = useEditSession();
-  const subQueues = useSubQueues(session.queueId);
+  const subQueues = subQueuesApi.useList(session.queueId);
   const [scope, setScope] = useState<SessionScope>('this');
   const form = useForm<Values>({
     mode: 'controlled',
@@ -138,11 +138,7 @@ export function EditSessionForm({ session, onDone }: { session: Session; onDone:
             {form.errors.form}
           </Notice>
         ) : null}
-        {edit.error ? (
-          <Notice tone="red" role="alert">
-            {errorText(edit.error)}
-          </Notice>
-        ) : null}
+        <ErrorNotice error={edit.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             {t('actions.cancel')}

@@ -11,7 +11,7 @@ interface ItemRowProps {
   onDelete?: () => void;
 }
 
-/** One sub-queue, service type or service area in a queue's drawer, with edit and delete. */
+/** One part of a queue (sub-queue, service type, service area) in its drawer, with edit and delete. */
 export function ItemRow({ title, children, badges, onEdit, onDelete }: ItemRowProps) {
   const { t } = useTranslation('workspace');
   return (

@@ -27,9 +27,8 @@ import {
 } from '@upnext/contract/sessions';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice } from '../../../components/tones.tsx';
+import { ErrorNotice } from '../../../components/StateViews.tsx';
 import { addDays, todayLocal } from '../../../entities/session/format.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import { usePreviewSchedule, useScheduleSession } from '../api/scheduleSession.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { contractErrors } from './formErrors.ts';
@@ -448,11 +447,7 @@ export function ScheduleSessionForm({
 
           {checked ? <SchedulePreview result={checked.result} stale={!fresh} /> : null}
 
-          {preview.error ? (
-            <Notice tone="red" role="alert" title={t('schedule.previewFailed')}>
-              {errorText(preview.error)}
-            </Notice>
-          ) : null}
+          <ErrorNotice error={preview.error} title={t('schedule.previewFailed')} />
 
           <Stack gap={6}>
             <Group justify="flex-end" gap="sm">
@@ -485,11 +480,7 @@ export function ScheduleSessionForm({
                     : t('schedule.hintConflicts')}
             </Text>
           </Stack>
-          {schedule.error ? (
-            <Notice tone="red" role="alert" title={t('schedule.saveFailed')}>
-              {errorText(schedule.error)}
-            </Notice>
-          ) : null}
+          <ErrorNotice error={schedule.error} title={t('schedule.saveFailed')} />
         </Stack>
       </form>
     </Stack>

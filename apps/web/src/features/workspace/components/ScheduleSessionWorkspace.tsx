@@ -6,8 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useQueue } from '../api/getQueue.ts';
-import { useServiceTypes } from '../api/listServiceTypes.ts';
-import { useSubQueues } from '../api/listSubQueues.ts';
+import { serviceTypesApi, subQueuesApi } from '../api/queueChildren.ts';
 import { ScheduleSessionForm } from './ScheduleSessionForm.tsx';
 
 /** `/admin/schedule-session/{queueId}`: plan sessions of one queue, preview, then save. */
@@ -15,8 +14,8 @@ export function ScheduleSessionWorkspace({ queueId }: { queueId: string }) {
   const { t } = useTranslation('workspace');
   const navigate = useNavigate();
   const queue = useQueue(queueId);
-  const subQueues = useSubQueues(queueId);
-  const serviceTypes = useServiceTypes(queueId);
+  const subQueues = subQueuesApi.useList(queueId);
+  const serviceTypes = serviceTypesApi.useList(queueId);
 
   const back = (
     <Anchor component={Link} to={spaRoutes.adminQueues} size="sm">

@@ -1,29 +1,9 @@
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconMapPin, IconPlus } from '@tabler/icons-react';
-import { createServiceAreaBodySchema, type ServiceArea } from '@upnext/contract/queues';
-import { useState } from 'react';
+import { NumberInput, SimpleGrid, Textarea, TextInput } from '@mantine/core';
+import { IconMapPin } from '@tabler/icons-react';
+import type { ServiceArea } from '@upnext/contract/queues';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
-import { Notice } from '../../../components/tones.tsx';
-import { errorText } from '../../../lib/error-text.ts';
-import { useCreateServiceArea } from '../api/createServiceArea.ts';
-import { useDeleteServiceArea } from '../api/deleteServiceArea.ts';
-import { useServiceAreas } from '../api/listServiceAreas.ts';
-import { useUpdateServiceArea } from '../api/updateServiceArea.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { contractErrors } from './formErrors.ts';
-import { ItemRow } from './ItemRow.tsx';
+import { serviceAreasApi } from '../api/queueChildren.ts';
+import * as QueueChild from './QueueChild.tsx';
 
 interface Values {
   name: string;
@@ -49,188 +29,71 @@ function toBody(values: Values) {
   };
 }
 
-function ServiceAreaForm({
-  queueId,
-  area,
-  onDone,
-}: {
-  queueId: string;
-  area: ServiceArea | null;
-  onDone: () => void;
-}) {
+function ServiceAreaForm(props: QueueChild.FormProps<ServiceArea>) {
   const { t } = useTranslation('workspace');
-  const create = useCreateServiceArea(queueId);
-  const update = useUpdateServiceArea(queueId);
-  const form = useForm<Values>({
-    mode: 'controlled',
-    initialValues: {
-      name: area?.name ?? '',
-      address: area?.address ?? '',
-      city: area?.city ?? '',
-      latitude: area?.latitude ?? '',
-      longitude: area?.longitude ?? '',
-      phone: area?.phone ?? '',
-      notes: area?.notes ?? '',
-    },
-    validate: (values) => contractErrors(createServiceAreaBodySchema, toBody(values)),
-  });
-  const error = create.error ?? update.error;
+  const area = props.item;
+  const initial: Values = {
+    name: area?.name ?? '',
+    address: area?.address ?? '',
+    city: area?.city ?? '',
+    latitude: area?.latitude ?? '',
+    longitude: area?.longitude ?? '',
+    phone: area?.phone ?? '',
+    notes: area?.notes ?? '',
+  };
+  const form = QueueChild.useForm(serviceAreasApi, initial, toBody);
   return (
-    <form
-      noValidate
-      onSubmit={form.onSubmit((values) => {
-        const body = toBody(values);
-        if (area) update.mutate({ id: area.id, body }, { onSuccess: onDone });
-        else create.mutate(body, { onSuccess: onDone });
-      })}
-    >
-      <Stack gap="md">
+    <QueueChild.Form {...props} api={serviceAreasApi} form={form} toBody={toBody}>
+      <TextInput
+        label={t('serviceAreas.address')}
+        autoComplete="street-address"
+        {...form.getInputProps('address')}
+      />
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
         <TextInput
-          label={t('serviceAreas.name')}
-          required
-          data-autofocus
-          {...form.getInputProps('name')}
+          label={t('serviceAreas.city')}
+          autoComplete="address-level2"
+          {...form.getInputProps('city')}
         />
-        <TextInput
-          label={t('serviceAreas.address')}
-          autoComplete="street-address"
-          {...form.getInputProps('address')}
+        <TextInput label={t('serviceAreas.phone')} type="tel" {...form.getInputProps('phone')} />
+        <NumberInput
+          label={t('serviceAreas.latitude')}
+          min={-90}
+          max={90}
+          decimalScale={6}
+          {...form.getInputProps('latitude')}
         />
-        <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <TextInput
-            label={t('serviceAreas.city')}
-            autoComplete="address-level2"
-            {...form.getInputProps('city')}
-          />
-          <TextInput label={t('serviceAreas.phone')} type="tel" {...form.getInputProps('phone')} />
-          <NumberInput
-            label={t('serviceAreas.latitude')}
-            min={-90}
-            max={90}
-            decimalScale={6}
-            {...form.getInputProps('latitude')}
-          />
-          <NumberInput
-            label={t('serviceAreas.longitude')}
-            min={-180}
-            max={180}
-            decimalScale={6}
-            {...form.getInputProps('longitude')}
-          />
-        </SimpleGrid>
-        <Textarea
-          label={t('serviceAreas.notes')}
-          autosize
-          minRows={2}
-          {...form.getInputProps('notes')}
+        <NumberInput
+          label={t('serviceAreas.longitude')}
+          min={-180}
+          max={180}
+          decimalScale={6}
+          {...form.getInputProps('longitude')}
         />
-        {error ? (
-          <Notice tone="red" role="alert">
-            {errorText(error)}
-          </Notice>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            {t('actions.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      </SimpleGrid>
+      <Textarea
+        label={t('serviceAreas.notes')}
+        autosize
+        minRows={2}
+        {...form.getInputProps('notes')}
+      />
+    </QueueChild.Form>
   );
 }
 
 /** Branches or locations where a queue is served. */
-export function ServiceAreasPanel({ queueId, canManage }: { queueId: string; canManage: boolean }) {
+export function ServiceAreasPanel(props: QueueChild.PanelProps) {
   const { t } = useTranslation('workspace');
-  const list = useServiceAreas(queueId);
-  const remove = useDeleteServiceArea(queueId);
-  const [editing, setEditing] = useState<ServiceArea | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<ServiceArea | null>(null);
-
+  const place = (area: ServiceArea) =>
+    [area.address, area.city, area.phone].filter(Boolean).join(' · ') ||
+    t('serviceAreas.noAddress');
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm" style={{ flex: '1 1 200px' }}>
-          {t('serviceAreas.intro')}
-        </Text>
-        {canManage ? (
-          <Button
-            leftSection={<IconPlus size={18} aria-hidden />}
-            onClick={() => setEditing('new')}
-          >
-            {t('serviceAreas.add')}
-          </Button>
-        ) : null}
-      </Group>
-      {list.isPending ? (
-        <LoadingList rows={2} />
-      ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <EmptyBlock
-          icon={<IconMapPin aria-hidden />}
-          title={t('serviceAreas.emptyTitle')}
-          body={t('serviceAreas.emptyBody')}
-          order={3}
-        />
-      ) : (
-        <Stack
-          component="ul"
-          gap="xs"
-          p={0}
-          m={0}
-          style={{ listStyle: 'none' }}
-          aria-label={t('serviceAreas.title')}
-        >
-          {list.data.map((area) => (
-            <ItemRow
-              key={area.id}
-              title={area.name}
-              onEdit={canManage ? () => setEditing(area) : undefined}
-              onDelete={canManage ? () => setDeleting(area) : undefined}
-            >
-              <Text size="sm" c="dimmed">
-                {[area.address, area.city, area.phone].filter(Boolean).join(' · ') ||
-                  t('serviceAreas.noAddress')}
-              </Text>
-              {area.notes ? <Text size="sm">{area.notes}</Text> : null}
-            </ItemRow>
-          ))}
-        </Stack>
-      )}
-      <Modal
-        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? t('serviceAreas.addTitle') : t('serviceAreas.editTitle')}
-      >
-        {editing !== null ? (
-          <ServiceAreaForm
-            queueId={queueId}
-            area={editing === 'new' ? null : editing}
-            onDone={() => setEditing(null)}
-          />
-        ) : null}
-      </Modal>
-      {deleting ? (
-        <ConfirmDialog
-          opened
-          title={t('serviceAreas.deleteTitle')}
-          body={t('serviceAreas.deleteBody', { name: deleting.name })}
-          confirmLabel={t('actions.delete')}
-          danger
-          loading={remove.isPending}
-          error={remove.error}
-          onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-          onClose={() => {
-            setDeleting(null);
-            remove.reset();
-          }}
-        />
-      ) : null}
-    </Stack>
+    <QueueChild.Panel
+      {...props}
+      api={serviceAreasApi}
+      emptyIcon={<IconMapPin aria-hidden />}
+      details={(area) => ({ line: place(area), note: area.notes })}
+      form={(form) => <ServiceAreaForm {...form} />}
+    />
   );
 }

@@ -1,31 +1,11 @@
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { IconPlus, IconStethoscope } from '@tabler/icons-react';
-import { createServiceTypeBodySchema, type ServiceType } from '@upnext/contract/queues';
-import { useState } from 'react';
+import { NumberInput, SimpleGrid, Switch, Textarea } from '@mantine/core';
+import { IconStethoscope } from '@tabler/icons-react';
+import type { ServiceType } from '@upnext/contract/queues';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
-import { Notice, Tag } from '../../../components/tones.tsx';
-import { errorText } from '../../../lib/error-text.ts';
-import { useCreateServiceType } from '../api/createServiceType.ts';
-import { useDeleteServiceType } from '../api/deleteServiceType.ts';
-import { useServiceTypes } from '../api/listServiceTypes.ts';
-import { useUpdateServiceType } from '../api/updateServiceType.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { contractErrors } from './formErrors.ts';
-import { ItemRow } from './ItemRow.tsx';
+import { Tag } from '../../../components/tones.tsx';
+import { serviceTypesApi } from '../api/queueChildren.ts';
 import { formatMoney, fromMinor, toMinor } from './options.ts';
+import * as QueueChild from './QueueChild.tsx';
 
 interface Values {
   name: string;
@@ -46,196 +26,73 @@ function toBody(values: Values) {
 }
 
 function ServiceTypeForm({
-  queueId,
-  serviceType,
   currency,
-  onDone,
-}: {
-  queueId: string;
-  serviceType: ServiceType | null;
-  currency: string;
-  onDone: () => void;
-}) {
+  ...props
+}: QueueChild.FormProps<ServiceType> & { currency: string }) {
   const { t } = useTranslation('workspace');
-  const create = useCreateServiceType(queueId);
-  const update = useUpdateServiceType(queueId);
-  const form = useForm<Values>({
-    mode: 'controlled',
-    initialValues: {
-      name: serviceType?.name ?? '',
-      description: serviceType?.description ?? '',
-      durationMinutes: serviceType?.durationMinutes ?? 15,
-      price: serviceType ? fromMinor(serviceType.priceMinor) : '',
-      active: serviceType?.active ?? true,
-    },
-    validate: (values) =>
-      contractErrors(createServiceTypeBodySchema, toBody(values), { priceMinor: 'price' }),
-  });
-  const error = create.error ?? update.error;
+  const type = props.item;
+  const initial: Values = {
+    name: type?.name ?? '',
+    description: type?.description ?? '',
+    durationMinutes: type?.durationMinutes ?? 15,
+    price: type ? fromMinor(type.priceMinor) : '',
+    active: type?.active ?? true,
+  };
+  const form = QueueChild.useForm(serviceTypesApi, initial, toBody, { priceMinor: 'price' });
   return (
-    <form
-      noValidate
-      onSubmit={form.onSubmit((values) => {
-        const body = toBody(values);
-        if (serviceType) update.mutate({ id: serviceType.id, body }, { onSuccess: onDone });
-        else create.mutate(body, { onSuccess: onDone });
-      })}
-    >
-      <Stack gap="md">
-        <TextInput
-          label={t('serviceTypes.name')}
+    <QueueChild.Form {...props} api={serviceTypesApi} form={form} toBody={toBody}>
+      <Textarea
+        label={t('serviceTypes.description')}
+        autosize
+        minRows={2}
+        {...form.getInputProps('description')}
+      />
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <NumberInput
+          label={t('serviceTypes.duration')}
           required
-          data-autofocus
-          {...form.getInputProps('name')}
+          min={1}
+          max={1440}
+          allowDecimal={false}
+          suffix={` ${t('units.min')}`}
+          {...form.getInputProps('durationMinutes')}
         />
-        <Textarea
-          label={t('serviceTypes.description')}
-          autosize
-          minRows={2}
-          {...form.getInputProps('description')}
+        <NumberInput
+          label={t('serviceTypes.price', { currency })}
+          description={t('serviceTypes.priceHint')}
+          min={0}
+          decimalScale={2}
+          {...form.getInputProps('price')}
         />
-        <SimpleGrid cols={{ base: 1, xs: 2 }}>
-          <NumberInput
-            label={t('serviceTypes.duration')}
-            required
-            min={1}
-            max={1440}
-            allowDecimal={false}
-            suffix={` ${t('units.min')}`}
-            {...form.getInputProps('durationMinutes')}
-          />
-          <NumberInput
-            label={t('serviceTypes.price', { currency })}
-            description={t('serviceTypes.priceHint')}
-            min={0}
-            decimalScale={2}
-            {...form.getInputProps('price')}
-          />
-        </SimpleGrid>
-        <Switch
-          label={t('serviceTypes.active')}
-          description={t('serviceTypes.activeHint')}
-          {...form.getInputProps('active', { type: 'checkbox' })}
-        />
-        {error ? (
-          <Notice tone="red" role="alert">
-            {errorText(error)}
-          </Notice>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('actions.cancel')}
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            {t('actions.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      </SimpleGrid>
+      <Switch
+        label={t('serviceTypes.active')}
+        description={t('serviceTypes.activeHint')}
+        {...form.getInputProps('active', { type: 'checkbox' })}
+      />
+    </QueueChild.Form>
   );
 }
 
-interface PanelProps {
-  queueId: string;
-  currency: string;
-  canManage: boolean;
-}
-
 /** What a queue offers (consultation, renewal...), with duration and price. */
-export function ServiceTypesPanel({ queueId, currency, canManage }: PanelProps) {
+export function ServiceTypesPanel({
+  currency,
+  ...props
+}: QueueChild.PanelProps & { currency: string }) {
   const { t, i18n } = useTranslation('workspace');
-  const list = useServiceTypes(queueId);
-  const remove = useDeleteServiceType(queueId);
-  const [editing, setEditing] = useState<ServiceType | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<ServiceType | null>(null);
-
+  const minutes = (type: ServiceType) => t('serviceTypes.minutes', { count: type.durationMinutes });
+  const price = (type: ServiceType) =>
+    type.priceMinor === null
+      ? t('serviceTypes.free')
+      : formatMoney(type.priceMinor, currency, i18n.language);
   return (
-    <Stack gap="md">
-      <Group justify="space-between">
-        <Text c="dimmed" size="sm" style={{ flex: '1 1 200px' }}>
-          {t('serviceTypes.intro')}
-        </Text>
-        {canManage ? (
-          <Button
-            leftSection={<IconPlus size={18} aria-hidden />}
-            onClick={() => setEditing('new')}
-          >
-            {t('serviceTypes.add')}
-          </Button>
-        ) : null}
-      </Group>
-      {list.isPending ? (
-        <LoadingList rows={2} />
-      ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <EmptyBlock
-          icon={<IconStethoscope aria-hidden />}
-          title={t('serviceTypes.emptyTitle')}
-          body={t('serviceTypes.emptyBody')}
-          order={3}
-        />
-      ) : (
-        <Stack
-          component="ul"
-          gap="xs"
-          p={0}
-          m={0}
-          style={{ listStyle: 'none' }}
-          aria-label={t('serviceTypes.title')}
-        >
-          {list.data.map((type) => (
-            <ItemRow
-              key={type.id}
-              title={type.name}
-              badges={type.active ? null : <Tag tone="gray">{t('serviceTypes.inactive')}</Tag>}
-              onEdit={canManage ? () => setEditing(type) : undefined}
-              onDelete={canManage ? () => setDeleting(type) : undefined}
-            >
-              <Text size="sm" c="dimmed">
-                {[
-                  t('serviceTypes.minutes', { count: type.durationMinutes }),
-                  type.priceMinor === null
-                    ? t('serviceTypes.free')
-                    : formatMoney(type.priceMinor, currency, i18n.language),
-                ].join(' · ')}
-              </Text>
-              {type.description ? <Text size="sm">{type.description}</Text> : null}
-            </ItemRow>
-          ))}
-        </Stack>
-      )}
-      <Modal
-        closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? t('serviceTypes.addTitle') : t('serviceTypes.editTitle')}
-      >
-        {editing !== null ? (
-          <ServiceTypeForm
-            queueId={queueId}
-            currency={currency}
-            serviceType={editing === 'new' ? null : editing}
-            onDone={() => setEditing(null)}
-          />
-        ) : null}
-      </Modal>
-      {deleting ? (
-        <ConfirmDialog
-          opened
-          title={t('serviceTypes.deleteTitle')}
-          body={t('serviceTypes.deleteBody', { name: deleting.name })}
-          confirmLabel={t('actions.delete')}
-          danger
-          loading={remove.isPending}
-          error={remove.error}
-          onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-          onClose={() => {
-            setDeleting(null);
-            remove.reset();
-          }}
-        />
-      ) : null}
-    </Stack>
+    <QueueChild.Panel
+      {...props}
+      api={serviceTypesApi}
+      emptyIcon={<IconStethoscope aria-hidden />}
+      badges={(type) => (type.active ? null : <Tag tone="gray">{t('serviceTypes.inactive')}</Tag>)}
+      details={(type) => ({ line: `${minutes(type)} · ${price(type)}`, note: type.description })}
+      form={(form) => <ServiceTypeForm {...form} currency={currency} />}
+    />
   );
 }

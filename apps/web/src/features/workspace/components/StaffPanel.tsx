@@ -32,10 +32,14 @@ import {
 } from '@upnext/contract/companies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
-import { Notice, Tag } from '../../../components/tones.tsx';
+import {
+  EmptyBlock,
+  ErrorNotice,
+  LoadError,
+  LoadingList,
+} from '../../../components/StateViews.tsx';
+import { Tag } from '../../../components/tones.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import { useInviteCompanyUser } from '../api/inviteCompanyUser.ts';
 import { useCompanyUsers } from '../api/listCompanyUsers.ts';
 import { useRemoveCompanyUser } from '../api/removeCompanyUser.ts';
@@ -104,11 +108,7 @@ function InviteForm({ companyId }: { companyId: string }) {
             {t('staff.invite')}
           </Button>
         </Group>
-        {invite.error ? (
-          <Notice tone="red" role="alert">
-            {errorText(invite.error)}
-          </Notice>
-        ) : null}
+        <ErrorNotice error={invite.error} />
       </Stack>
     </form>
   );
