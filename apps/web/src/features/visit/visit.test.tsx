@@ -229,7 +229,7 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
 
     // The visitor's own topic moves them up, then calls them: no request, no poll needed.
     const live = fakeRealtime(realtime);
-    await waitFor(() => expect(live.topics).toContain('/topic/user/sub-vera'));
+    await waitFor(() => expect(live.topics).toContain('/topic/user/sub-vera'), { timeout: 5_000 });
     await waitFor(() =>
       expect(queryClient.isFetching({ queryKey: ['visit', 'my-tokens'] })).toBe(0),
     );
@@ -290,33 +290,36 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
   });
 
-  it('says at once when the session of the token is paused, and when it runs again', async () => {
-    serve(() => [token]);
+  it('says at once when the session of the token is paused, with the notes for visitors', async () => {
+    let session: Pick<QueueToken, 'sessionStatus' | 'sessionNotes'> = {
+      sessionStatus: 'open',
+      sessionNotes: '',
+    };
+    serve(() => [{ ...token, ...session }]);
     renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
     expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
     const live = fakeRealtime(realtime);
     const topic = `/topic/session/${SESSION}`;
-    await waitFor(() => expect(live.topics).toContain(topic));
-    await waitFor(() =>
-      expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain(
-        `/api/queues/sessions/${SESSION}/board`,
-      ),
-    );
+    await waitFor(() => expect(live.topics).toContain(topic), { timeout: 5_000 });
     const state = {
       type: 'session.state',
       sessionId: SESSION,
-      notes: '',
       nowServing: null,
       waitingCount: 2,
       averageServiceSeconds: 240,
       at,
     };
-    act(() => live.send(topic, { ...state, status: 'paused' }));
+    // The server has paused it (a refetch answers so), then tells the session's topic.
+    session = { sessionStatus: 'paused', sessionNotes: 'Back at 11:15' };
+    act(() => live.send(topic, { ...state, status: 'paused', notes: 'Back at 11:15' }));
     expect(await screen.findByText('The session is paused')).toBeInTheDocument();
-    act(() => live.send(topic, { ...state, status: 'open' }));
+    expect(screen.getByTestId('session-notes')).toHaveTextContent('Back at 11:15');
+    session = { sessionStatus: 'open', sessionNotes: '' };
+    act(() => live.send(topic, { ...state, status: 'open', notes: '' }));
     await waitFor(() =>
       expect(screen.queryByText('The session is paused')).not.toBeInTheDocument(),
     );
+    expect(screen.queryByTestId('session-notes')).not.toBeInTheDocument();
   });
 
   it('shows a full session refusal in plain words and stays on the sessions', async () => {
