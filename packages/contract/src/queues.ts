@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencySchema, idSchema, timestampSchema } from './common.ts';
+import { phoneInputSchema } from './phone.ts';
 
 export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
 export const queueVisibilities = ['public', 'unlisted', 'private'] as const;
@@ -216,7 +217,8 @@ const serviceAreaInput = {
   city: z.string().trim().max(120).optional(),
   latitude: z.number().min(-90).max(90).nullable().optional(),
   longitude: z.number().min(-180).max(180).nullable().optional(),
-  phone: z.string().trim().max(40).nullable().optional(),
+  /** Normalised to E.164 in the company's country; `invalid_phone` otherwise (phone.ts). */
+  phone: phoneInputSchema.nullable().optional(),
   notes: z.string().trim().max(2000).optional(),
 };
 export const serviceAreaParts = queueChild('ServiceArea', serviceAreaFields, serviceAreaInput);

@@ -8,6 +8,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Caller } from '../../http/caller.ts';
 import { AppError } from '../../lib/errors.ts';
+import { requirePhone } from '../../lib/phone.ts';
 import { iso } from '../../lib/rows.ts';
 import {
   activeServiceTypes,
@@ -38,10 +39,10 @@ interface ChildKind<Row, T extends Types> {
   hiddenFromVisitors?: { where: SQL; row(row: Row): boolean };
   /** Writes with more than the row itself (a sub-queue's staff): inside one transaction. */
   write?: {
-    check(db: Db, queue: QueueWithCompany, body: T['create'] | T['update']): Promise<void>;
+    check?(db: Db, queue: QueueWithCompany, body: T['create'] | T['update']): Promise<void>;
     /** The row's own columns of a body (the rest is written by `after`). */
-    columns(body: T['create'] | T['update']): object;
-    after(tx: Tx, id: string, body: T['create'] | T['update']): Promise<void>;
+    columns(body: T['create'] | T['update'], queue: QueueWithCompany): object;
+    after?(tx: Tx, id: string, body: T['create'] | T['update']): Promise<void>;
   };
   /** Turns a database refusal of a delete into a clear error (rows still in use). */
   deleteRefused?(error: unknown): AppError | undefined;
@@ -58,7 +59,8 @@ function queueChild<Row, T extends Types>(kind: ChildKind<Row, T>) {
     (await requireQueueReader(deps.db, caller, await findQueue(deps.db, queueId))).access;
   const manager = async (deps: QueueDeps, caller: Caller, queueId: string) =>
     requireQueueManager(deps.db, caller, await findQueue(deps.db, queueId));
-  const columns = (body: T['create'] | T['update']) => kind.write?.columns(body) ?? body;
+  const columns = (body: T['create'] | T['update'], queue: QueueWithCompany) =>
+    kind.write?.columns(body, queue) ?? body;
   const visible = (row: Row | undefined, access: Access): row is Row =>
     row !== undefined &&
     (access === 'member' || !kind.hiddenFromVisitors || kind.hiddenFromVisitors.row(row));
@@ -85,21 +87,21 @@ function queueChild<Row, T extends Types>(kind: ChildKind<Row, T>) {
   ): Promise<T['item']> {
     const queue = await manager(deps, caller, queueId);
     if (id !== null && !(await kind.rows.find(deps.db, queueId, id))) throw notFound();
-    await kind.write?.check(deps.db, queue, body);
+    await kind.write?.check?.(deps.db, queue, body);
     const now = deps.clock();
     const savedId = await deps.db.transaction(async (tx) => {
       let saved = id;
       if (saved === null) {
         saved = await kind.rows.insert(tx, {
-          ...columns(body),
+          ...columns(body, queue),
           queueId,
           createdAt: now,
           updatedAt: now,
         });
       } else {
-        await kind.rows.update(tx, queueId, saved, { ...columns(body), updatedAt: now });
+        await kind.rows.update(tx, queueId, saved, { ...columns(body, queue), updatedAt: now });
       }
-      await kind.write?.after(tx, saved, body);
+      await kind.write?.after?.(tx, saved, body);
       return saved;
     });
     return get(deps, caller, queueId, savedId);
@@ -182,8 +184,15 @@ export const serviceTypes = queueChild<ServiceTypeRow, QueueChildTypes<typeof se
   },
 });
 
+/** A branch's phone is stored in E.164, read in the company's country. */
 export const serviceAreas = queueChild<ServiceAreaRow, QueueChildTypes<typeof serviceAreaParts>>({
   noun: 'service area',
   rows: serviceAreaRows,
   json: isoTimes,
+  write: {
+    columns: (body, queue) =>
+      body.phone
+        ? { ...body, phone: requirePhone(body.phone, queue.company.country, 'body.phone') }
+        : body,
+  },
 });

@@ -304,9 +304,20 @@ describe.each(testDrivers)('queues, sub-queues, service types and areas (%s)', (
     ).json().data;
     expect(area).toMatchObject({ name: 'Central', city: 'Colombo', phone: null, notes: '' });
     const changed = await inject(owner, 'PATCH', `/queues/${queue.id}/service-areas/${area.id}`, {
-      phone: '+94 11 000 0000',
+      phone: '+94 11 234 5678',
     });
-    expect(changed.json().data.phone).toBe('+94 11 000 0000');
+    // Phones are stored in E.164 (packages/contract/src/phone.ts).
+    expect(changed.json().data.phone).toBe('+94112345678');
+    const badPhone = await inject(owner, 'PATCH', `/queues/${queue.id}/service-areas/${area.id}`, {
+      phone: '11 000',
+    });
+    expect(badPhone.statusCode).toBe(400);
+    expect(badPhone.json().error).toMatchObject({
+      code: 'invalid_phone',
+      details: { field: 'body.phone' },
+    });
+    const kept = await inject(owner, 'GET', `/queues/${queue.id}/service-areas/${area.id}`);
+    expect(kept.json().data.phone).toBe('+94112345678');
     expect(
       (await inject(owner, 'DELETE', `/queues/${queue.id}/service-areas/${area.id}`)).statusCode,
     ).toBe(200);

@@ -6,7 +6,15 @@ import { joinRequests, queues } from '../../db/schema/queues.ts';
 type Queryable = Db | Tx;
 export type QueueRow = typeof queues.$inferSelect;
 export type QueueWithCompany = QueueRow & {
-  company: { id: string; name: string; slug: string; timezone: string; logoUrl: string | null };
+  company: {
+    id: string;
+    name: string;
+    slug: string;
+    timezone: string;
+    /** National phone numbers entered for the queue's parts are read in it. */
+    country: string;
+    logoUrl: string | null;
+  };
 };
 
 const companySummary = {
@@ -14,6 +22,7 @@ const companySummary = {
   name: companies.name,
   slug: companies.slug,
   timezone: companies.timezone,
+  country: companies.country,
   logoUrl: companies.logoUrl,
 };
 

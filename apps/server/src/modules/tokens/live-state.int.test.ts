@@ -263,6 +263,15 @@ describe.each(testDrivers)('live state of a session (%s)', (driver) => {
       // Within the window: ahead of the walk-in with a lower number.
       expect((await next(live.owner, live.session.id)).called.id).toBe(booked.id);
       expect((await next(live.owner, live.session.id)).called.id).toBe(later.id);
+
+      // Booked within the window of its slot: in the line at once.
+      offsetMs = slotStart + 3_600_000 - Date.now() - 5 * 60_000;
+      const late = await createTestUser(t);
+      const lateBooking = await post('/queues/sessions/slots/tokens', late, {
+        serviceId: live.serviceId,
+        slotNo: live.futureSlotNo + 2,
+      });
+      expect(lateBooking.json().data).toMatchObject({ status: 'waiting', position: 1 });
     } finally {
       offsetMs = 0;
     }

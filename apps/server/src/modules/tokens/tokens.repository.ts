@@ -219,7 +219,7 @@ export async function claimNextInLine(tx: Tx, sessionId: string, now: Date) {
 
 /** Bookings that became due join the line by status too (`booked` → `waiting`). */
 export async function admitDueBookings(tx: Tx, sessionId: string, now: Date) {
-  await tx
+  return tx
     .update(queueTokens)
     .set({ status: 'waiting', updatedAt: now })
     .where(
@@ -228,7 +228,8 @@ export async function admitDueBookings(tx: Tx, sessionId: string, now: Date) {
         eq(queueTokens.status, 'booked'),
         sql`${queueTokens.slotStartsAt} <= ${dueBy(now)}`,
       ),
-    );
+    )
+    .returning();
 }
 
 /** Tokens this staff member has called or is serving in the session. */

@@ -148,8 +148,8 @@ async function issue(
     throw new AppError('session_full', 'This session is full. Please choose another session.');
   }
   const number = await repo.takeNextNumber(tx, session.sessionId, now);
-  // A booking stays `booked` until its slot is near; the line takes it in then (repository).
-  const token = await repo.insertToken(tx, {
+  // A booking stays `booked` until its slot is near (one made that late is admitted at once).
+  const inserted = await repo.insertToken(tx, {
     sessionId: session.sessionId,
     number,
     displayNumber: displayNumber(session.tokenPrefix, number),
@@ -165,6 +165,8 @@ async function issue(
     joinedAt: now,
     updatedAt: now,
   });
+  const admitted = booking ? await repo.admitDueBookings(tx, session.sessionId, now) : [];
+  const token = admitted.find((row) => row.id === inserted.id) ?? inserted;
   await notifyIssued(tx, deps, now, session, token);
   return { token, session, staff, repeated: false };
 }
