@@ -43,7 +43,6 @@ export const sessions = pgTable(
     /** Sessions created by one recurring schedule share a series id. */
     seriesId: uuid('series_id'),
     lastIssuedNumber: integer('last_issued_number').notNull().default(0),
-    nowServingNumber: integer('now_serving_number'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -247,13 +247,6 @@ export async function activeTokensOf(tx: Tx, sessionId: string, staffId: string)
     .for('update');
 }
 
-export async function setNowServing(tx: Tx, sessionId: string, number: number, now: Date) {
-  await tx
-    .update(sessions)
-    .set({ nowServingNumber: number, updatedAt: now })
-    .where(eq(sessions.id, sessionId));
-}
-
 /** The live line in service order (position = index + 1). */
 export async function waitingLine(db: Queryable, sessionId: string, now: Date) {
   return db

@@ -445,7 +445,6 @@ export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: str
         calledBy: staff.userId,
         updatedAt: now,
       });
-      await repo.setNowServing(tx, sessionId, next.number, now);
       await notifyHolder(tx, deps, now, 'called', session, called);
     }
     // The line after the call, once: for the turn-approaching message, the events and the answer.
