@@ -230,8 +230,9 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     // The visitor's own topic moves them up, then calls them: no request, no poll needed.
     const live = fakeRealtime(realtime);
     await waitFor(() => expect(live.topics).toContain('/topic/user/sub-vera'), { timeout: 5_000 });
-    await waitFor(() =>
-      expect(queryClient.isFetching({ queryKey: ['visit', 'my-tokens'] })).toBe(0),
+    await waitFor(
+      () => expect(queryClient.isFetching({ queryKey: ['visit', 'my-tokens'] })).toBe(0),
+      { timeout: 5_000 },
     );
     const tokenQueries = () =>
       fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/tokens-query')).length;
