@@ -21,7 +21,7 @@ import { TodayFigures } from './TodayFigures.tsx';
 import { TokenList } from './TokenList.tsx';
 import { WalkInForm } from './WalkInForm.tsx';
 
-export const ACTIVE_STATUSES: readonly TokenStatus[] = ['waiting', 'booked', 'called', 'serving'];
+const ACTIVE_STATUSES: readonly TokenStatus[] = ['waiting', 'booked', 'called', 'serving'];
 const DONE_STATUSES: readonly TokenStatus[] = ['served', 'no_show'];
 
 const isLive = (token: QueueToken) => token.status === 'called' || token.status === 'serving';

@@ -22,7 +22,7 @@ export function followsSession(token: QueueToken): boolean {
 }
 
 /** One of the visitor's tokens after an event of their own topic. */
-export function applyUserEvent(token: QueueToken, event: UserEvent): QueueToken {
+function applyUserEvent(token: QueueToken, event: UserEvent): QueueToken {
   switch (event.type) {
     case 'token.position_changed':
     case 'token.turn_approaching':
