@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company/queues`. */
-export function createQueue(body: CreateQueueBody) {
+function createQueue(body: CreateQueueBody) {
   return api.call(endpoints.createQueue, { body });
 }
 

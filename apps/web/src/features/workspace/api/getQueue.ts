@@ -4,11 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/queues/{queueId}`. */
-export function getQueue(queueId: string, signal?: AbortSignal) {
+function getQueue(queueId: string, signal?: AbortSignal) {
   return api.call(endpoints.getQueue, { params: { queueId }, signal });
 }
 
-export function queueQueryOptions(queueId: string) {
+function queueQueryOptions(queueId: string) {
   return queryOptions({
     queryKey: [...workspaceKeys.queue(queueId), 'detail'],
     queryFn: ({ signal }) => getQueue(queueId, signal),

@@ -4,11 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/queues?companyId=`: every queue of the company, active and archived. */
-export function listQueues(companyId: string, signal?: AbortSignal) {
+function listQueues(companyId: string, signal?: AbortSignal) {
   return api.call(endpoints.listQueues, { query: { companyId }, signal });
 }
 
-export function queuesQueryOptions(companyId: string) {
+function queuesQueryOptions(companyId: string) {
   return queryOptions({
     queryKey: workspaceKeys.queues(companyId),
     queryFn: ({ signal }) => listQueues(companyId, signal),

@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `PATCH /company/queues/{queueId}`: edit, archive or restore (`status`), new join code. */
-export function updateQueue(queueId: string, body: UpdateQueueBody) {
+function updateQueue(queueId: string, body: UpdateQueueBody) {
   return api.call(endpoints.updateQueue, { params: { queueId }, body });
 }
 
