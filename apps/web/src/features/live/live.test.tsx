@@ -13,6 +13,8 @@ vi.mock('../../lib/stomp-client.ts', async (original) =>
   (await import('../../test/realtime.ts')).mockStompClient(await original()),
 );
 
+const STAFF = '5e1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const OTHER_DESK = '6f2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
 const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
   sessionId: SESSION,
@@ -113,7 +115,6 @@ beforeEach(() => {
     return json(status, body);
   });
   vi.stubGlobal('fetch', fetchMock);
-  sessionStorage.clear();
 });
 
 afterEach(() => {
@@ -141,6 +142,8 @@ describe('the live console', () => {
       status: 'called' as const,
       position: null,
       calledAt: '2026-11-23T09:05:00.000Z',
+      calledBy: STAFF,
+      calledByMe: true,
     };
     handlers['POST /api/queues/sessions/next-token'] = () => {
       tokens = [called, { ...grace, position: 1 }];
@@ -161,6 +164,41 @@ describe('the live console', () => {
     expect(screen.getByRole('button', { name: 'No-show' })).toBeInTheDocument();
   });
 
+  it('knows my current token from the server after a reload, and takes over another desk’s', async () => {
+    const mine = {
+      ...ada,
+      status: 'serving' as const,
+      position: null,
+      calledBy: STAFF,
+      calledByMe: true,
+    };
+    const theirs = {
+      ...grace,
+      status: 'called' as const,
+      position: null,
+      calledBy: OTHER_DESK,
+      calledByMe: false,
+    };
+    tokens = [mine, theirs];
+    let takenOver: string | undefined;
+    handlers[`POST /api/queues/sessions/tokens/${grace.id}/take-over`] = () => {
+      takenOver = grace.id;
+      const taken = { ...theirs, calledBy: STAFF, calledByMe: true };
+      tokens = [{ ...mine, status: 'served' as const, calledByMe: true }, taken];
+      return { status: 200, body: { data: taken } };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    // Nothing remembered in this tab: the server says which token is this staff member's.
+    expect(await screen.findByTestId('now-serving')).toHaveTextContent('A-001');
+    expect(screen.getByRole('button', { name: 'Complete' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Take over token A-001' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Take over token A-002' }));
+    await waitFor(() => expect(screen.getByTestId('now-serving')).toHaveTextContent('A-002'));
+    expect(takenOver).toBe(grace.id);
+  });
+
   it("shows the server's reason when it refuses to call", async () => {
     handlers['POST /api/queues/sessions/next-token'] = () => ({
       status: 409,
@@ -178,6 +216,33 @@ describe('the live console', () => {
       'The session is paused; open it to call tokens.',
     );
     expect(screen.queryByTestId('now-serving')).not.toBeInTheDocument();
+  });
+
+  it('checks a walk-in phone with the contract rule, and shows the server refusing one on its field', async () => {
+    let sent = 0;
+    handlers['POST /api/queues/sessions/tokens'] = () => {
+      sent++;
+      return {
+        status: 400,
+        body: { error: { code: 'invalid_phone', message: 'Not a valid phone number.' } },
+      };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/Visitor's name/), 'Alan');
+    const phone = screen.getByLabelText(/Phone/);
+    await user.type(phone, '+44 20 79');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();
+    expect(sent).toBe(0);
+
+    // A national number is read in the company's country by the server.
+    await user.clear(phone);
+    await user.type(phone, '07700 90078');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    await waitFor(() => expect(sent).toBe(1));
+    expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong. Please try again.')).not.toBeInTheDocument();
   });
 
   it('issues a walk-in token with the name and phone given', async () => {
@@ -223,7 +288,13 @@ describe('the live console, realtime and refusals', () => {
   });
 
   it("shows the server's reason when a token action is refused", async () => {
-    const called = { ...ada, status: 'called' as const, position: null };
+    const called = {
+      ...ada,
+      status: 'called' as const,
+      position: null,
+      calledBy: STAFF,
+      calledByMe: true,
+    };
     handlers['POST /api/queues/sessions/next-token'] = () => {
       tokens = [called, grace];
       return { status: 200, body: { data: { completed: null, called } } };
