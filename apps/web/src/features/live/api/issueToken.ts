@@ -8,6 +8,8 @@ export function useIssueToken(sessionId: string) {
   return useMutation({
     // Staff issue a walk-in token for a visitor at the desk.
     mutationFn: (input: TakeTokenInput) => takeToken(input),
+    // The walk-in form shows its refusals in place (an invalid phone on its field).
+    meta: { errorShownInline: true },
     onSettled: () => queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
   });
 }
