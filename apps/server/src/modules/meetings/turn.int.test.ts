@@ -31,96 +31,99 @@ const secret = `turn-test-${randomBytes(8).toString('hex')}`;
 const realm = 'upnext.test';
 
 // CI installs coturn (.ci/run), so there a missing turnserver fails instead of skipping.
-describe.skipIf(!hasTurnserver && !process.env.CI).each(testDrivers)('TURN credentials on coturn (%s)', (driver) => {
-  let database: TestDatabase;
-  let t: TestApp;
-  let coturn: ChildProcess;
-  let dir: string;
-  let port: number;
+describe.skipIf(!hasTurnserver && !process.env.CI).each(testDrivers)(
+  'TURN credentials on coturn (%s)',
+  (driver) => {
+    let database: TestDatabase;
+    let t: TestApp;
+    let coturn: ChildProcess;
+    let dir: string;
+    let port: number;
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'upnext-turn-'));
-    port = await freeUdpPort();
-    const relayFrom = 20_000 + Math.floor(Math.random() * 20_000);
-    coturn = spawn(
-      'turnserver',
-      [
-        '-n',
-        '--listening-ip=127.0.0.1',
-        `--listening-port=${port}`,
-        '--relay-ip=127.0.0.1',
-        `--min-port=${relayFrom}`,
-        `--max-port=${relayFrom + 20}`,
-        '--use-auth-secret',
-        `--static-auth-secret=${secret}`,
-        `--realm=${realm}`,
-        '--no-tls',
-        '--no-dtls',
-        '--no-cli',
-        '--allow-loopback-peers',
-        `--pidfile=${join(dir, 'turnserver.pid')}`,
-        `--db=${join(dir, 'turndb')}`,
-        '--log-file=stdout',
-        '--simple-log',
-      ],
-      { stdio: 'ignore' },
-    );
-    database = await createTestDatabase(driver);
-    t = await buildTestApp(database, {
-      TURN_URLS: `turn:127.0.0.1:${port}?transport=udp`,
-      TURN_SECRET: secret,
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'upnext-turn-'));
+      port = await freeUdpPort();
+      const relayFrom = 20_000 + Math.floor(Math.random() * 20_000);
+      coturn = spawn(
+        'turnserver',
+        [
+          '-n',
+          '--listening-ip=127.0.0.1',
+          `--listening-port=${port}`,
+          '--relay-ip=127.0.0.1',
+          `--min-port=${relayFrom}`,
+          `--max-port=${relayFrom + 20}`,
+          '--use-auth-secret',
+          `--static-auth-secret=${secret}`,
+          `--realm=${realm}`,
+          '--no-tls',
+          '--no-dtls',
+          '--no-cli',
+          '--allow-loopback-peers',
+          `--pidfile=${join(dir, 'turnserver.pid')}`,
+          `--db=${join(dir, 'turndb')}`,
+          '--log-file=stdout',
+          '--simple-log',
+        ],
+        { stdio: 'ignore' },
+      );
+      database = await createTestDatabase(driver);
+      t = await buildTestApp(database, {
+        TURN_URLS: `turn:127.0.0.1:${port}?transport=udp`,
+        TURN_SECRET: secret,
+      });
+      await waitForTurn(port);
+    }, 30_000);
+
+    afterAll(async () => {
+      coturn?.kill('SIGTERM');
+      await t?.app.close();
+      await database?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     });
-    await waitForTurn(port);
-  }, 30_000);
 
-  afterAll(async () => {
-    coturn?.kill('SIGTERM');
-    await t?.app.close();
-    await database?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+    async function credentialOfVisitor() {
+      const world = await createCalledVisitor(t);
+      const meeting = (await startMeeting(t, world.owner, world.session.id, world.tokenId)).json()
+        .data;
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/meetings/${meeting.id}/ice-servers`,
+        headers: world.visitor.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const turn = (response.json().data as IceServers).iceServers.find((s) => s.username);
+      expect(turn?.urls).toEqual([`turn:127.0.0.1:${port}?transport=udp`]);
+      return { username: turn?.username ?? '', password: turn?.credential ?? '' };
+    }
 
-  async function credentialOfVisitor() {
-    const world = await createCalledVisitor(t);
-    const meeting = (await startMeeting(t, world.owner, world.session.id, world.tokenId)).json()
-      .data;
-    const response = await t.app.inject({
-      method: 'GET',
-      url: `/api/meetings/${meeting.id}/ice-servers`,
-      headers: world.visitor.headers,
+    it('allocates a relay with the credential the API gave a meeting party', async () => {
+      const credential = await credentialOfVisitor();
+      const result = await allocate(port, credential);
+      expect(result).toEqual({
+        type: 'success',
+        relayed: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+      });
     });
-    expect(response.statusCode, response.body).toBe(200);
-    const turn = (response.json().data as IceServers).iceServers.find((s) => s.username);
-    expect(turn?.urls).toEqual([`turn:127.0.0.1:${port}?transport=udp`]);
-    return { username: turn?.username ?? '', password: turn?.credential ?? '' };
-  }
 
-  it('allocates a relay with the credential the API gave a meeting party', async () => {
-    const credential = await credentialOfVisitor();
-    const result = await allocate(port, credential);
-    expect(result).toEqual({
-      type: 'success',
-      relayed: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
-    });
-  });
+    it('refuses a credential signed with another secret, and an expired one', async () => {
+      const { username } = await credentialOfVisitor();
+      const forged = await allocate(port, {
+        username,
+        password: turnPassword('not-the-secret!', username),
+      });
+      expect(forged).toMatchObject({ type: 'error', code: 401 });
 
-  it('refuses a credential signed with another secret, and an expired one', async () => {
-    const { username } = await credentialOfVisitor();
-    const forged = await allocate(port, {
-      username,
-      password: turnPassword('not-the-secret!', username),
+      const userId = username.split(':')[1];
+      const expiredName = `${Math.floor(Date.now() / 1000) - 60}:${userId}`;
+      const expired = await allocate(port, {
+        username: expiredName,
+        password: turnPassword(secret, expiredName),
+      });
+      expect(expired).toMatchObject({ type: 'error', code: 401 });
     });
-    expect(forged).toMatchObject({ type: 'error', code: 401 });
-
-    const userId = username.split(':')[1];
-    const expiredName = `${Math.floor(Date.now() / 1000) - 60}:${userId}`;
-    const expired = await allocate(port, {
-      username: expiredName,
-      password: turnPassword(secret, expiredName),
-    });
-    expect(expired).toMatchObject({ type: 'error', code: 401 });
-  });
-});
+  },
+);
 
 // --- A minimal TURN client: just enough STUN (RFC 5389) for an authenticated Allocate ---
 
