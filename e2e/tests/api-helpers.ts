@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 /** Where auth-js keeps the session in the browser (apps/web/src/lib/auth-client.ts). */
-export const AUTH_STORAGE_KEY = 'upnext-auth';
+const AUTH_STORAGE_KEY = 'upnext-auth';
 
 export type ApiSession = { access_token: string; user: { id: string; email: string } };
 

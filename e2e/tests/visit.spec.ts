@@ -103,6 +103,8 @@ test.describe('visitor journeys', () => {
     await expect(boardPage.getByText('Short pause: we will be right back')).toBeVisible(live);
     await visitorPage.screenshot({ path: `${shots}visit-session-paused-390.png`, fullPage: true });
     await boardPage.screenshot({ path: `${shots}display-paused-1280.png`, fullPage: true });
+    await boardPage.setViewportSize({ width: 390, height: 844 });
+    await boardPage.screenshot({ path: `${shots}display-paused-390.png`, fullPage: true });
   });
 
   test('a visitor books a slot and finds it in my sessions', async ({ page, request }) => {
@@ -141,6 +143,7 @@ test.describe('visitor journeys', () => {
       .click();
     await expect(page.getByText('Your token')).toBeVisible();
     await expect(page.getByText('B-001').first()).toBeVisible();
+    await page.screenshot({ path: `${shots}visit-join-booked-1280.png`, fullPage: true });
 
     await page.goto('/admin/my-sessions');
     await expect(page.getByText('B-001').first()).toBeVisible();

@@ -306,7 +306,7 @@ export type IceConfig = Readonly<{
   turn: Readonly<{ urls: readonly string[]; secret: string; ttlSeconds: number }> | null;
 }>;
 
-export type RealtimeConfig = Readonly<{
+type RealtimeConfig = Readonly<{
   /** Redis or NATS carrying events between instances; none for a single instance. */
   busUrl: string | undefined;
   /** What the server offers and asks for in the STOMP heart-beat negotiation. */

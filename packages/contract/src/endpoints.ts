@@ -1,6 +1,7 @@
 import { companyEndpoints } from './companies.ts';
 import { meetingEndpoints } from './meetings.ts';
 import { promotionEndpoints } from './promotions.ts';
+import { queueEndpoints } from './queues.ts';
 import { requestEndpoints } from './requests.ts';
 import { sessionEndpoints } from './sessions.ts';
 import { systemEndpoints } from './system.ts';
@@ -16,6 +17,7 @@ export const endpoints = {
   ...userEndpoints,
   ...meetingEndpoints,
   ...promotionEndpoints,
+  ...queueEndpoints,
   ...requestEndpoints,
   ...sessionEndpoints,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { currencySchema, idSchema, timestampSchema } from './common.ts';
+import { currencySchema, idSchema, okSchema, timestampSchema } from './common.ts';
+import { endpoint, signedInErrors } from './endpoint.ts';
 import { phoneInputSchema } from './phone.ts';
 
 export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
@@ -127,9 +128,6 @@ export const joinCodeParamsSchema = z.object({
 
 // A queue's parts (sub-queues, service types, service areas) ------------------------------
 
-/** `/queues/{queueId}/<part>/{id}`: one shape of params for every part of a queue. */
-export const queueChildParamsSchema = z.object({ queueId: idSchema, id: idSchema });
-
 /**
  * One shape for each part of a queue: the item (its fields between id/queueId and the
  * timestamps), the create body (strict) and the update body (any create field, at least one).
@@ -223,3 +221,190 @@ const serviceAreaInput = {
 };
 export const serviceAreaParts = queueChild('ServiceArea', serviceAreaFields, serviceAreaInput);
 export type ServiceArea = z.infer<typeof serviceAreaParts.schema>;
+
+const readErrors = ['validation_failed', 'unauthorized', 'not_found'] as const;
+const writeErrors = [...signedInErrors, 'not_found'] as const;
+type ChildParts = { schema: z.ZodType; createBody: z.ZodType; updateBody: z.ZodType };
+
+/** The five calls every part of a queue has: list, create, get, change, delete. */
+function queueChildEndpoints<
+  P extends ChildParts,
+  K extends string,
+  R extends readonly string[] = readonly [],
+>(
+  /** The path segment under `/queues/:queueId/`. */
+  segment: string,
+  /** The name of the part's own id in its item path (`subQueueId`, ...). */
+  idName: K,
+  noun: string,
+  parts: P,
+  /** Summaries that say more than the defaults ("Create a <noun> (owner, admin)", ...). */
+  docs: { list: string; create?: string; update?: string; remove?: string },
+  /** Errors a delete may answer besides the common ones. */
+  removeErrors: R = [] as unknown as R,
+) {
+  const list = `/queues/:queueId/${segment}`;
+  const item = `${list}/:${idName}`;
+  const itemParams = z.object({ queueId: idSchema, [idName]: idSchema } as {
+    queueId: typeof idSchema;
+  } & Record<K, typeof idSchema>);
+  return {
+    idName,
+    list: endpoint({
+      method: 'GET',
+      path: list,
+      tag: 'queues',
+      summary: docs.list,
+      params: queueParamsSchema,
+      responses: { 200: z.array(parts.schema) },
+      errors: readErrors,
+    }),
+    create: endpoint({
+      method: 'POST',
+      path: list,
+      tag: 'queues',
+      summary: docs.create ?? `Create a ${noun} (owner, admin)`,
+      params: queueParamsSchema,
+      body: parts.createBody,
+      responses: { 201: parts.schema },
+      errors: writeErrors,
+    }),
+    get: endpoint({
+      method: 'GET',
+      path: item,
+      tag: 'queues',
+      summary: `A ${noun}`,
+      params: itemParams,
+      responses: { 200: parts.schema },
+      errors: readErrors,
+    }),
+    update: endpoint({
+      method: 'PATCH',
+      path: item,
+      tag: 'queues',
+      summary: docs.update ?? `Change a ${noun} (owner, admin)`,
+      params: itemParams,
+      body: parts.updateBody,
+      responses: { 200: parts.schema },
+      errors: writeErrors,
+    }),
+    remove: endpoint({
+      method: 'DELETE',
+      path: item,
+      tag: 'queues',
+      summary: docs.remove ?? `Delete a ${noun} (owner, admin)`,
+      params: itemParams,
+      responses: { 200: okSchema },
+      errors: [...writeErrors, ...removeErrors] as const,
+    }),
+  };
+}
+
+/** The calls of one part of a queue, as the server mounts them and the web calls them. */
+export type QueueChildEndpoints<K extends string = string> = ReturnType<
+  typeof queueChildEndpoints<ChildParts, K, readonly string[]>
+>;
+
+export const queueChildren = {
+  subQueues: queueChildEndpoints('sub-queues', 'subQueueId', 'sub-queue', subQueueParts, {
+    list: "A queue's sub-queues (staff assignments for members only)",
+    create: 'Create a sub-queue with its assigned staff (owner, admin)',
+    update: 'Rename a sub-queue or replace its staff (owner, admin)',
+    remove: 'Delete a sub-queue (owner, admin); its sessions stay',
+  }),
+  serviceTypes: queueChildEndpoints(
+    'service-types',
+    'serviceTypeId',
+    'service type',
+    serviceTypeParts,
+    {
+      list: "A queue's service types (visitors: active ones)",
+      remove: 'Delete a service type no session offers (owner, admin)',
+    },
+    ['in_use'] as const,
+  ),
+  serviceAreas: queueChildEndpoints(
+    'service-areas',
+    'serviceAreaId',
+    'service area',
+    serviceAreaParts,
+    {
+      list: "A queue's service areas (branches)",
+    },
+  ),
+};
+
+export const queueEndpoints = {
+  listQueues: endpoint({
+    method: 'GET',
+    path: '/company/queues',
+    tag: 'queues',
+    summary:
+      "A company's queues: all of them for its members, the active public ones for anyone else",
+    query: listQueuesQuerySchema,
+    responses: { 200: z.array(queueSchema) },
+    errors: ['validation_failed', 'unauthorized'],
+  }),
+  createQueue: endpoint({
+    method: 'POST',
+    path: '/company/queues',
+    tag: 'queues',
+    summary: 'Create a queue (owner, admin); its join code is generated',
+    body: createQueueBodySchema,
+    responses: { 201: queueSchema },
+    errors: writeErrors,
+  }),
+  getQueue: endpoint({
+    method: 'GET',
+    path: '/company/queues/:queueId',
+    tag: 'queues',
+    summary:
+      'A queue: members always; visitors when it is active and public, unlisted, or private and approved',
+    params: queueParamsSchema,
+    responses: { 200: queueSchema },
+    errors: readErrors,
+  }),
+  updateQueue: endpoint({
+    method: 'PATCH',
+    path: '/company/queues/:queueId',
+    tag: 'queues',
+    summary: 'Change a queue, archive or restore it, or issue a new join code (owner, admin)',
+    params: queueParamsSchema,
+    body: updateQueueBodySchema,
+    responses: { 200: queueSchema },
+    errors: writeErrors,
+  }),
+  archiveQueue: endpoint({
+    method: 'DELETE',
+    path: '/company/queues/:queueId',
+    tag: 'queues',
+    summary: 'Archive a queue (owner, admin)',
+    params: queueParamsSchema,
+    responses: { 200: queueSchema },
+    errors: writeErrors,
+  }),
+  getQueueByCode: endpoint({
+    method: 'GET',
+    path: '/queues/by-code/:code',
+    tag: 'queues',
+    summary: 'Find a queue by its join code (the /join entry; anonymous callers welcome)',
+    params: joinCodeParamsSchema,
+    responses: { 200: queueSchema },
+    errors: ['validation_failed', 'unauthorized', 'join_request_required', 'not_found'],
+  }),
+  listSubQueues: queueChildren.subQueues.list,
+  createSubQueue: queueChildren.subQueues.create,
+  getSubQueue: queueChildren.subQueues.get,
+  updateSubQueue: queueChildren.subQueues.update,
+  deleteSubQueue: queueChildren.subQueues.remove,
+  listServiceTypes: queueChildren.serviceTypes.list,
+  createServiceType: queueChildren.serviceTypes.create,
+  getServiceType: queueChildren.serviceTypes.get,
+  updateServiceType: queueChildren.serviceTypes.update,
+  deleteServiceType: queueChildren.serviceTypes.remove,
+  listServiceAreas: queueChildren.serviceAreas.list,
+  createServiceArea: queueChildren.serviceAreas.create,
+  getServiceArea: queueChildren.serviceAreas.get,
+  updateServiceArea: queueChildren.serviceAreas.update,
+  deleteServiceArea: queueChildren.serviceAreas.remove,
+};

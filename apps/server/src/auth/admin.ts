@@ -36,9 +36,9 @@ import {
 import { emailExists } from './verify.routes.ts';
 
 /** GoTrue's default admin roles (GOTRUE_JWT_ADMIN_ROLES). */
-export const ADMIN_ROLES = ['service_role', 'supabase_admin'];
+const ADMIN_ROLES = ['service_role', 'supabase_admin'];
 
-export const notAdmin = () => new AuthError(403, 'not_admin', 'User not allowed');
+const notAdmin = () => new AuthError(403, 'not_admin', 'User not allowed');
 const userNotFound = () => new AuthError(404, 'user_not_found', 'User not found');
 
 /**
@@ -83,7 +83,7 @@ export async function authenticateAdmin(
 }
 
 /** Go's duration syntax as GoTrue's ban_duration takes it ("24h", "1h30m", "90s"). */
-export function parseBanDuration(value: string): number | 'none' {
+function parseBanDuration(value: string): number | 'none' {
   if (value === 'none') return 'none';
   const units: Record<string, number> = {
     ns: 1e-6,
@@ -438,7 +438,7 @@ export const generateLinkTypes = [
   'email_change_current',
   'email_change_new',
 ] as const;
-export type GenerateLinkType = (typeof generateLinkTypes)[number];
+type GenerateLinkType = (typeof generateLinkTypes)[number];
 
 export type GenerateLinkInput = {
   type: GenerateLinkType;

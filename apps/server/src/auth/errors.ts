@@ -19,7 +19,7 @@ export class AuthError extends Error {
   }
 }
 
-export const API_VERSION = '2024-01-01';
+const API_VERSION = '2024-01-01';
 const API_VERSION_DATE = Date.parse(`${API_VERSION}T00:00:00Z`);
 
 /** GoTrue picks the error shape from the request's X-Supabase-Api-Version header. */

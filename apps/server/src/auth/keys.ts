@@ -21,7 +21,7 @@ import type { AuthConfig } from '../config.ts';
 
 type AsymmetricAlg = 'ES256' | 'RS256';
 
-export type PublicJwk = JsonWebKey & { kid: string; alg: AsymmetricAlg; use: 'sig' };
+type PublicJwk = JsonWebKey & { kid: string; alg: AsymmetricAlg; use: 'sig' };
 
 /**
  * The keys of the auth service: one asymmetric key signs access tokens (its public half is
@@ -69,7 +69,7 @@ function thumbprint(jwk: JsonWebKey): string {
   return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
 }
 
-export function keysFromPrivateKey(
+function keysFromPrivateKey(
   privateKey: KeyObject,
   options: { jwtSecret?: string | undefined; kid?: string | undefined } = {},
 ): AuthKeys {

@@ -4,7 +4,7 @@ import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { authDevMailbox } from '../db/schema/auth.ts';
 
-export type MailAttachment = { filename: string; contentType: string; content: string };
+type MailAttachment = { filename: string; contentType: string; content: string };
 export type MailMessage = {
   to: string;
   subject: string;

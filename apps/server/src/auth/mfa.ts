@@ -26,7 +26,7 @@ import { elevateSession, type SessionJson, type SessionRow } from './sessions.ts
 import { isUniqueViolation } from './users.ts';
 
 /** Wrong codes a challenge survives; the next one deletes it (a new challenge is needed). */
-export const MAX_CHALLENGE_ATTEMPTS = 5;
+const MAX_CHALLENGE_ATTEMPTS = 5;
 /** Unverified factors older than this are dropped at the next enrolment (abandoned QR codes). */
 const STALE_UNVERIFIED_MS = 24 * 3_600_000;
 const TOTP_PERIOD = 30;
@@ -54,7 +54,7 @@ export const mfaErrors = {
 };
 
 /** MFA needs a user's own session (not an admin token) and no anonymous user. */
-export function requireMfaCaller(auth: Authenticated): SessionRow {
+function requireMfaCaller(auth: Authenticated): SessionRow {
   if (auth.user.isAnonymous) {
     throw new AuthError(
       403,

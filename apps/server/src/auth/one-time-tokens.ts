@@ -9,9 +9,9 @@ import { renderAuthEmail, type TemplateKind } from './templates.ts';
 import { findUserByEmail, findUserByPendingEmail, type UserRow } from './users.ts';
 
 /** Wrong codes a token survives; the next one deletes it. */
-export const MAX_OTP_ATTEMPTS = 5;
+const MAX_OTP_ATTEMPTS = 5;
 
-export const emailVerifyTypes = [
+const emailVerifyTypes = [
   'signup',
   'email',
   'magiclink',
@@ -45,8 +45,6 @@ const methodForTokenType: Record<OneTimeTokenType, string> = {
 function otpHash(ctx: AuthContext, address: string, code: string): string {
   return hmacHex(ctx.keys.hmacKey, `otp:${address}:${code}`);
 }
-
-export type IssuedToken = { linkToken: string; code: string; linkType: EmailVerifyType };
 
 /** Replaces the user's pending token of this type with a fresh link token and code. */
 export async function issueToken(

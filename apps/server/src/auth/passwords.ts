@@ -36,7 +36,7 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await checkPassword(password, await dummyHash);
 }
 
-export const MAX_PASSWORD_LENGTH = 72;
+const MAX_PASSWORD_LENGTH = 72;
 
 /** GoTrue's rules: 72 characters at most (400), then the policy (422 weak_password). */
 export function assertPasswordAcceptable(password: string, minLength: number): void {

@@ -10,7 +10,7 @@ import { type SessionJson, startSession } from './sessions.ts';
 import { isBanned } from './users.ts';
 
 /** How long an auth code may wait for its exchange (GoTrue's default). */
-export const FLOW_STATE_TTL_SECONDS = 300;
+const FLOW_STATE_TTL_SECONDS = 300;
 
 export type Pkce = { challenge: string; method: 's256' | 'plain' };
 

@@ -28,10 +28,10 @@ export class SmsSendError extends Error {
 }
 
 /** The subject developer-mailbox rows of SMS carry (the mailbox holds email and SMS alike). */
-export const SMS_MAILBOX_SUBJECT = 'SMS';
+const SMS_MAILBOX_SUBJECT = 'SMS';
 
 /** Without a provider, SMS are kept in the developer mailbox (`to` is the number, `+` first). */
-export function devMailboxSms(db: Db): SmsSender {
+function devMailboxSms(db: Db): SmsSender {
   return {
     kind: 'dev-mailbox',
     async send(to, body) {

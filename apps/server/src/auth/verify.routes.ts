@@ -369,7 +369,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
   });
 }
 
-export const EMAIL_CHANGE_HALF =
+const EMAIL_CHANGE_HALF =
   'Confirmation link accepted. Please proceed to confirm link sent to the other email';
 
 export const emailExists = () =>

@@ -10,7 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** The typed client services and repositories use; the same for both drivers. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** A transaction handle has the same query API as the client. */

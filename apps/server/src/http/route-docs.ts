@@ -1,5 +1,4 @@
 import { errorEnvelopeSchema } from '@upnext/contract/errors';
-import type { ZodType } from 'zod';
 import type { ErrorCode } from '../lib/errors.ts';
 import { statusOf } from '../lib/errors.ts';
 
@@ -19,24 +18,4 @@ export function errorDocs(...codes: ErrorCode[]) {
     .map(([status, list]) => `${status} ${list.join(', ')}`)
     .join('; ')}.`;
   return { response, description };
-}
-
-/** Errors every signed-in route may answer with. */
-export const signedIn: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden'];
-
-/** The common schema fields of a documented route: tag, summary, success and error bodies. */
-export function routeDoc(
-  tag: string,
-  summary: string,
-  success: Record<number, ZodType>,
-  codes: ErrorCode[],
-) {
-  const errors = errorDocs(...codes);
-  return {
-    tags: [tag],
-    security: [{ bearerAuth: [] as string[] }, {} as Record<string, string[]>],
-    summary,
-    description: errors.description,
-    response: { ...success, ...errors.response },
-  };
 }

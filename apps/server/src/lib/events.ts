@@ -6,6 +6,3 @@
 export type EventPublisher = {
   publish(destination: string, body: unknown): void;
 };
-
-/** For an app without realtime (and tests that do not look at events). */
-export const silentPublisher: EventPublisher = { publish() {} };

@@ -19,7 +19,7 @@ export type BusOptions = {
   onError(error: unknown): void;
 };
 
-export const defaultBusChannel = 'upnext.realtime';
+const defaultBusChannel = 'upnext.realtime';
 const connectTimeoutMs = 10_000;
 
 type Envelope = { o: string; d: string; b: string };

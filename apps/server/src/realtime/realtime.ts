@@ -17,7 +17,7 @@ import { connectBus, type RealtimeBus } from './bus.ts';
 import type { CallAuthorizer } from './realtime.policy.ts';
 import { StompConnection, stompLimits } from './stomp-connection.ts';
 
-export const stompSubprotocol = 'v12.stomp';
+const stompSubprotocol = 'v12.stomp';
 const sessionRecheckMs = 60_000;
 
 export type RealtimeDeps = {

@@ -21,7 +21,7 @@ const CR = 13;
 /** Frames whose headers are never escaped (1.2: "except for the CONNECT and CONNECTED frames"). */
 const unescapedCommands = new Set(['CONNECT', 'CONNECTED']);
 
-export const clientCommands = new Set([
+const clientCommands = new Set([
   'CONNECT',
   'STOMP',
   'SEND',

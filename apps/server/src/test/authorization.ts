@@ -9,7 +9,7 @@ import { createTestUser, type TestUser } from './users.ts';
  * refused answers are bare error envelopes leaking nothing, and that refused writes change
  * nothing. Extend `MatrixCase`s for new routes; the actors stay the same.
  */
-export const matrixActors = ['owner', 'admin', 'staff', 'client', 'anonymous', 'outsider'] as const;
+const matrixActors = ['owner', 'admin', 'staff', 'client', 'anonymous', 'outsider'] as const;
 export type MatrixActor = (typeof matrixActors)[number];
 
 export type MatrixWorld = {
@@ -71,7 +71,7 @@ export async function createMatrixWorld(t: TestApp): Promise<MatrixWorld> {
   };
 }
 
-export type MatrixRequest = {
+type MatrixRequest = {
   method: InjectOptions['method'];
   url: string;
   payload?: unknown;

@@ -1,5 +1,6 @@
 import { Alert, type AlertProps, Badge, type BadgeProps } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export type Tone = 'brand' | 'teal' | 'blue' | 'yellow' | 'red' | 'gray' | 'grape';
 
@@ -28,4 +29,34 @@ export function Tag({
 /** A light alert whose title and icon stay readable (AA) on its tint. */
 export function Notice({ tone, ...props }: Omit<AlertProps, 'color' | 'variant'> & { tone: Tone }) {
   return <Alert variant="light" color={tone} c={ink[tone]} {...props} />;
+}
+
+/**
+ * A badge for each status of a thing: one colour per status (`tones`), its text from i18n
+ * (`<labels>.<status>`), and the one status that needs attention (`loud`) filled to stand out.
+ */
+export function statusBadge<Status extends string>(
+  tones: Record<Status, Tone>,
+  labels: string,
+  loud: Status,
+) {
+  return function StatusBadge({
+    status,
+    ...props
+  }: Omit<BadgeProps, 'color' | 'variant' | 'children'> & { status: Status }) {
+    const { t } = useTranslation();
+    const label = t(`${labels}.${status as string}`);
+    if (status === loud) {
+      return (
+        <Badge color={`${tones[status]}.9`} variant="filled" {...props}>
+          {label}
+        </Badge>
+      );
+    }
+    return (
+      <Tag tone={tones[status]} {...props}>
+        {label}
+      </Tag>
+    );
+  };
 }

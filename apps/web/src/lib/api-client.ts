@@ -3,7 +3,7 @@ import { buildPath } from '@upnext/contract/routes';
 import { getFreshAccessToken } from './auth-session.ts';
 
 /** The queue service lives under `/api` on the app's own origin (spec §7). */
-export const API_BASE = '/api';
+const API_BASE = '/api';
 
 /** PRODUCT.md: GET reads, POST creates (and the spec's verb-paths), PATCH updates, DELETE removes. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

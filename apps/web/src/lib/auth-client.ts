@@ -28,7 +28,7 @@ let client: GoTrueClient | null = null;
  * (spec §8); implicit-flow sessions (`#access_token=`, e.g. a staff invite) it would refuse in
  * the PKCE flow, so `takeSessionFromFragment` takes them.
  */
-export function detectSessionInUrl(
+function detectSessionInUrl(
   pathname: string,
 ): false | ((url: URL, params: Record<string, string>) => boolean) {
   if (pathname === spaRoutes.join) return false;
@@ -73,12 +73,12 @@ function jwtClaims(token: string): Record<string, unknown> {
  * True when the user has a verified MFA factor but this session is still aal1: the same rule
  * as auth-js's getAuthenticatorAssuranceLevel (nextLevel aal2 > currentLevel).
  */
-export function sessionNeedsMfa(session: Session): boolean {
+function sessionNeedsMfa(session: Session): boolean {
   const verified = (session.user.factors ?? []).some((factor) => factor.status === 'verified');
   return verified && jwtClaims(session.access_token).aal !== 'aal2';
 }
 
-export function toCurrentUser(session: Session): CurrentUser {
+function toCurrentUser(session: Session): CurrentUser {
   const { user } = session;
   const meta = user.user_metadata ?? {};
   const current: CurrentUser = { id: user.id };

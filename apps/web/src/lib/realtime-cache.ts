@@ -8,7 +8,7 @@ import { type RealtimeConnection, realtime, useRealtimeConnected } from './stomp
  * been missed (`resync`: the topic was just (re)subscribed). Screens listen with
  * `useLiveTopic(destination)`; every rule whose pattern matches the destination runs.
  */
-export type TopicParams = Record<string, string>;
+type TopicParams = Record<string, string>;
 
 export interface RealtimeCacheRule {
   apply(event: unknown, queryClient: QueryClient, params: TopicParams): void;
@@ -59,15 +59,11 @@ function matching(destination: string): Array<[RealtimeCacheRule, TopicParams]> 
   return found;
 }
 
-export function applyRealtimeEvent(
-  destination: string,
-  event: unknown,
-  queryClient: QueryClient,
-): void {
+function applyRealtimeEvent(destination: string, event: unknown, queryClient: QueryClient): void {
   for (const [rule, params] of matching(destination)) rule.apply(event, queryClient, params);
 }
 
-export function resyncRealtimeTopic(destination: string, queryClient: QueryClient): void {
+function resyncRealtimeTopic(destination: string, queryClient: QueryClient): void {
   for (const [rule, params] of matching(destination)) rule.resync(queryClient, params);
 }
 

@@ -26,7 +26,7 @@ import {
 } from './state.ts';
 
 /** The one callback URL every provider is registered with. */
-export function callbackUrl(ctx: AuthContext): string {
+function callbackUrl(ctx: AuthContext): string {
   return `${ctx.auth.externalUrl}/callback`;
 }
 
@@ -121,7 +121,7 @@ export async function beginOAuth(
 }
 
 /** `url` with params added to its query (the fragment, if any, kept). */
-export function withQuery(url: string, params: Record<string, string>): string {
+function withQuery(url: string, params: Record<string, string>): string {
   const hashAt = url.indexOf('#');
   const base = hashAt === -1 ? url : url.slice(0, hashAt);
   const hash = hashAt === -1 ? '' : url.slice(hashAt);
@@ -130,13 +130,13 @@ export function withQuery(url: string, params: Record<string, string>): string {
 }
 
 /** `url` with params as its fragment (replacing any). */
-export function withFragment(url: string, params: Record<string, string>): string {
+function withFragment(url: string, params: Record<string, string>): string {
   const base = url.split('#', 1)[0] as string;
   return `${base}#${new URLSearchParams(params).toString()}`;
 }
 
 /** Errors go back like GoTrue sends them: in the query and the fragment, read by auth-js. */
-export function errorRedirect(url: string, error: string, code: string, description: string) {
+function errorRedirect(url: string, error: string, code: string, description: string) {
   const params = { error, error_code: code, error_description: description };
   return withFragment(withQuery(url, params), params);
 }

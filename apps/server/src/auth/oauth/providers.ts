@@ -83,7 +83,7 @@ async function fetchJson(url: string, init: RequestInit = {}): Promise<unknown> 
 }
 
 /** The issuer's discovery document (cached an hour) and its key set (jose caches keys). */
-export function discover(issuer: string): Promise<Discovery> {
+function discover(issuer: string): Promise<Discovery> {
   const cached = discoveries.get(issuer);
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.value;
   const value = (async () => {

@@ -31,7 +31,7 @@ export type TestAccount = {
   picture?: string;
 };
 
-export type TestClient = { clientId: string; clientSecret: string };
+type TestClient = { clientId: string; clientSecret: string };
 
 export type TestOidcProvider = {
   /** The issuer URL (EXTERNAL_OIDC_ISSUER); discovery at `${issuer}/.well-known/openid-configuration`. */

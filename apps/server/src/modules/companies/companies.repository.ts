@@ -1,6 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { authUsers } from '../../db/schema/auth.ts';
 import {
   type CompanyRole,
   companies,
@@ -148,13 +147,4 @@ export async function activateInvitations(db: Queryable, userId: string, now: Da
     .update(companyUsers)
     .set({ status: 'active', updatedAt: now })
     .where(and(eq(companyUsers.userId, userId), eq(companyUsers.status, 'invited')));
-}
-
-export async function authUserEmail(db: Queryable, userId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ email: authUsers.email })
-    .from(authUsers)
-    .where(eq(authUsers.id, userId))
-    .limit(1);
-  return row?.email ?? null;
 }

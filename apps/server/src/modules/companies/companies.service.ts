@@ -49,7 +49,7 @@ export type InviteUser = (input: {
 
 export type CompanyDeps = { db: Db; clock: Clock; inviteUser: InviteUser };
 
-export function companyJson(row: CompanyRow): Company {
+function companyJson(row: CompanyRow): Company {
   return {
     id: row.id,
     name: row.name,
@@ -66,7 +66,7 @@ export function companyJson(row: CompanyRow): Company {
   };
 }
 
-export function memberJson(row: MemberRow): CompanyUser {
+function memberJson(row: MemberRow): CompanyUser {
   return {
     id: row.id,
     companyId: row.companyId,

@@ -5,7 +5,6 @@ import { AppError } from '../../lib/errors.ts';
 import { activeRoleIn } from './membership.repository.ts';
 
 export const managers: readonly CompanyRole[] = ['owner', 'admin'];
-export const members: readonly CompanyRole[] = ['owner', 'admin', 'staff'];
 
 /**
  * The caller's role in the company when it is one of `allowed`; otherwise 401 for anonymous

@@ -23,14 +23,3 @@ export async function activeRoleIn(
     .limit(1);
   return row?.role;
 }
-
-/** Every company where the user is an active member, with the role there. */
-export async function activeMembershipsOf(
-  db: Queryable,
-  userId: string,
-): Promise<Array<{ companyId: string; role: CompanyRole }>> {
-  return db
-    .select({ companyId: companyUsers.companyId, role: companyUsers.role })
-    .from(companyUsers)
-    .where(and(eq(companyUsers.userId, userId), eq(companyUsers.status, 'active')));
-}

@@ -19,7 +19,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { addDays, localDate, weekday } from '../../lib/dates.ts';
 import { newSubscribeId } from '../users/users.repository.ts';
 
-export const DEMO_SEEDED_KEY = 'demo_seeded_at';
+const DEMO_SEEDED_KEY = 'demo_seeded_at';
 /** Documented in the README; seeded only when SEED_DEMO_ACCOUNTS allows (not in production by default). */
 export const DEMO_PASSWORD = 'harbourview-demo';
 export const DEMO_OWNER_EMAIL = 'owner@harbourview.example';

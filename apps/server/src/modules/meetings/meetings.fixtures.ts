@@ -34,7 +34,7 @@ export async function createCalledVisitor(t: TestApp, options: { online?: boolea
   return { ...live, visitor, tokenId: token, assign };
 }
 
-export async function takeToken(t: TestApp, sessionId: string, visitor: TestUser) {
+async function takeToken(t: TestApp, sessionId: string, visitor: TestUser) {
   const taken = await t.app.inject({
     method: 'POST',
     url: '/api/queues/sessions/tokens',

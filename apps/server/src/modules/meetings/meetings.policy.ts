@@ -53,7 +53,7 @@ const both: readonly Side[] = ['staff', 'visitor'];
  * active) or declines; either side may hang up (`exit`) at any time. Once active, either side
  * may renegotiate (offer/answer, e.g. an ICE restart) and trickle candidates.
  */
-export const callRules: Record<CallMessageType, Partial<Record<'ringing' | 'active', Rule>>> = {
+const callRules: Record<CallMessageType, Partial<Record<'ringing' | 'active', Rule>>> = {
   offer: { ringing: { from: ['staff'] }, active: { from: both } },
   answer: { ringing: { from: ['visitor'], to: 'active' }, active: { from: both } },
   candidate: { ringing: { from: both }, active: { from: both } },

@@ -10,7 +10,7 @@ import {
 } from './notifications.repository.ts';
 
 /** Sends one SMS; absent when no SMS path is configured (SMS rows then fail clearly). */
-export type SmsSend = (to: string, body: string) => Promise<void>;
+type SmsSend = (to: string, body: string) => Promise<void>;
 
 export type OutboxOptions = {
   db: Db;

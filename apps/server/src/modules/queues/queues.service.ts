@@ -46,7 +46,7 @@ async function withFreshCode<T>(run: (code: string) => Promise<T>): Promise<T> {
   }
 }
 
-export function queueJson(row: QueueWithCompany): Queue {
+function queueJson(row: QueueWithCompany): Queue {
   return {
     id: row.id,
     companyId: row.companyId,

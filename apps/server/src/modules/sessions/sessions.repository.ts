@@ -20,7 +20,7 @@ import { sessionServices, sessions, slots } from '../../db/schema/sessions.ts';
 
 type Queryable = Db | Tx;
 
-export type SessionStatusValue = (typeof sessions.$inferSelect)['status'];
+type SessionStatusValue = (typeof sessions.$inferSelect)['status'];
 
 /** A queue with what the sessions module needs: owner company and its time zone. */
 export async function findQueueContext(db: Queryable, queueId: string) {

@@ -10,7 +10,7 @@ import type { TokensDeps } from './tokens.service.ts';
  * in the shapes of `packages/contract/src/realtime.ts`: the public state of a session on its
  * topic (no personal data), and each holder's own events on their private user topic.
  */
-export function publishSessionState(deps: TokensDeps, line: LiveLine) {
+function publishSessionState(deps: TokensDeps, line: LiveLine) {
   const { session } = line;
   const [current] = line.lastCalled;
   const event: Extract<SessionEvent, { type: 'session.state' }> = {
@@ -94,7 +94,7 @@ export async function publishCancelled(deps: TokensDeps, tokens: readonly TokenR
  * Every holder in the line learns their new position and estimated wait; the one at the
  * queue's threshold also gets "turn approaching".
  */
-export async function publishWaitingLine(deps: TokensDeps, line: LiveLine) {
+async function publishWaitingLine(deps: TokensDeps, line: LiveLine) {
   const holders = line.entries.filter((entry) => entry.userId !== null);
   if (holders.length === 0) return;
   const subscribers = await repo.subscribeIdsOf(deps.db, [

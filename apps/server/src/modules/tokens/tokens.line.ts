@@ -5,7 +5,7 @@ import * as repo from './tokens.repository.ts';
 
 const DEFAULT_SERVICE_SECONDS = 300;
 
-export type LineEntry = Awaited<ReturnType<typeof repo.waitingLine>>[number] & {
+type LineEntry = Awaited<ReturnType<typeof repo.waitingLine>>[number] & {
   position: number;
   estimatedWaitSeconds: number;
 };

@@ -15,7 +15,7 @@ import * as repo from './tokens.repository.ts';
 export type NotifyDeps = { publicUrl: string; smsEnabled: boolean };
 
 /** "Mon 30 Mar, 09:20" in the session's zone. */
-export function formatWhen(instant: Date, timeZone: string): string {
+function formatWhen(instant: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', {
     timeZone,
     weekday: 'short',

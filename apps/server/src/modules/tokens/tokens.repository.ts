@@ -352,8 +352,8 @@ export async function activeCounters(db: Queryable, sessionId: string) {
 }
 
 /** How far back estimates look: the queue's recent service, not its whole history. */
-export const RECENT_SERVED_TOKENS = 50;
-export const RECENT_SERVICE_DAYS = 30;
+const RECENT_SERVED_TOKENS = 50;
+const RECENT_SERVICE_DAYS = 30;
 
 /** Median service seconds of the queue's last served tokens (at most 50, of 30 days). */
 export async function recentServiceMedian(db: Queryable, queueId: string, now: Date) {

@@ -271,7 +271,7 @@ async function announce(deps: TokensDeps, session: SessionContext, token: TokenR
  * lines given, or computed once per session). A booking not in the line yet expects its
  * slot's start.
  */
-export async function present(
+async function present(
   deps: TokensDeps,
   rows: readonly TokenRow[],
   view: View,

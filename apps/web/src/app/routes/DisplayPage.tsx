@@ -66,6 +66,11 @@ export function Component() {
             )}
           </Box>
           <Text className={classes.status}>{status}</Text>
+          {data?.notes ? (
+            <Text className={classes.notes} data-testid="board-notes">
+              {data.notes}
+            </Text>
+          ) : null}
           {data && data.recentlyCalled.length > 0 && (
             <Text className={classes.hint}>
               {t('display.recent', { numbers: data.recentlyCalled.join('  ·  ') })}

@@ -16,14 +16,14 @@ import { type RealtimeConnection, realtime } from '../../lib/stomp-client.ts';
  */
 export const sessionBoardKey = (sessionId: string) => ['session-board', sessionId] as const;
 
-export function fetchSessionBoard(sessionId: string, signal?: AbortSignal) {
+function fetchSessionBoard(sessionId: string, signal?: AbortSignal) {
   return api.get<SessionBoard>('/queues/sessions/:sessionId/board', {
     params: { sessionId },
     ...(signal ? { signal } : {}),
   });
 }
 
-export const sessionBoardQuery = (sessionId: string, refetchInterval: number | false = false) =>
+const sessionBoardQuery = (sessionId: string, refetchInterval: number | false = false) =>
   queryOptions({
     queryKey: sessionBoardKey(sessionId),
     queryFn: ({ signal }) => fetchSessionBoard(sessionId, signal),

@@ -8,12 +8,12 @@ import { userKeys } from './keys.ts';
  * `GET /user/user-data`: the signed-in user's roles record (companies and role in each, and
  * the `subscribeId` of their topic). Reading it also accepts pending invites.
  */
-export function getUserData(signal?: AbortSignal) {
+function getUserData(signal?: AbortSignal) {
   return api.call(endpoints.getUserData, { signal });
 }
 
 /** Keyed by the user, so another account signing in never sees the previous record. */
-export function userDataQueryOptions(userId: string) {
+function userDataQueryOptions(userId: string) {
   return queryOptions({
     queryKey: [...userKeys.data(), userId],
     queryFn: ({ signal }) => getUserData(signal),

@@ -101,7 +101,7 @@ describe('the display board', () => {
         type: 'session.state',
         sessionId: SESSION,
         status: 'paused',
-        notes: '',
+        notes: 'Running 15 minutes late',
         nowServing: { number: 18, label: 'A-018' },
         waitingCount: 0,
         averageServiceSeconds: 300,
@@ -109,6 +109,7 @@ describe('the display board', () => {
       }),
     );
     expect(await screen.findByText('Short pause: we will be right back')).toBeInTheDocument();
+    expect(screen.getByTestId('board-notes')).toHaveTextContent('Running 15 minutes late');
     expect(screen.getByText('Please go to Counter 3')).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledTimes(1); // the events were applied, not refetched
   });

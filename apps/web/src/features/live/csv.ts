@@ -16,7 +16,7 @@ export function toCsv(rows: readonly (readonly (string | number | null | undefin
   return `${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
-export const tokenCsvHeader = [
+const tokenCsvHeader = [
   'number',
   'name',
   'phone',

@@ -13,6 +13,8 @@ vi.mock('../../lib/stomp-client.ts', async (original) =>
   (await import('../../test/realtime.ts')).mockStompClient(await original()),
 );
 
+const STAFF = '5e1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const OTHER_DESK = '6f2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e';
 const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
   sessionId: SESSION,
@@ -113,7 +115,6 @@ beforeEach(() => {
     return json(status, body);
   });
   vi.stubGlobal('fetch', fetchMock);
-  sessionStorage.clear();
 });
 
 afterEach(() => {
@@ -141,6 +142,8 @@ describe('the live console', () => {
       status: 'called' as const,
       position: null,
       calledAt: '2026-11-23T09:05:00.000Z',
+      calledBy: STAFF,
+      calledByMe: true,
     };
     handlers['POST /api/queues/sessions/next-token'] = () => {
       tokens = [called, { ...grace, position: 1 }];
@@ -159,6 +162,41 @@ describe('the live console', () => {
     expect(JSON.parse(String(nextCall?.[1]?.body))).toEqual({ sessionId: SESSION });
     expect(screen.getByRole('button', { name: 'Start serving' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'No-show' })).toBeInTheDocument();
+  });
+
+  it('knows my current token from the server after a reload, and takes over another desk’s', async () => {
+    const mine = {
+      ...ada,
+      status: 'serving' as const,
+      position: null,
+      calledBy: STAFF,
+      calledByMe: true,
+    };
+    const theirs = {
+      ...grace,
+      status: 'called' as const,
+      position: null,
+      calledBy: OTHER_DESK,
+      calledByMe: false,
+    };
+    tokens = [mine, theirs];
+    let takenOver: string | undefined;
+    handlers[`POST /api/queues/sessions/tokens/${grace.id}/take-over`] = () => {
+      takenOver = grace.id;
+      const taken = { ...theirs, calledBy: STAFF, calledByMe: true };
+      tokens = [{ ...mine, status: 'served' as const, calledByMe: true }, taken];
+      return { status: 200, body: { data: taken } };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    // Nothing remembered in this tab: the server says which token is this staff member's.
+    expect(await screen.findByTestId('now-serving')).toHaveTextContent('A-001');
+    expect(screen.getByRole('button', { name: 'Complete' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Take over token A-001' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Take over token A-002' }));
+    await waitFor(() => expect(screen.getByTestId('now-serving')).toHaveTextContent('A-002'));
+    expect(takenOver).toBe(grace.id);
   });
 
   it("shows the server's reason when it refuses to call", async () => {
@@ -223,7 +261,13 @@ describe('the live console, realtime and refusals', () => {
   });
 
   it("shows the server's reason when a token action is refused", async () => {
-    const called = { ...ada, status: 'called' as const, position: null };
+    const called = {
+      ...ada,
+      status: 'called' as const,
+      position: null,
+      calledBy: STAFF,
+      calledByMe: true,
+    };
     handlers['POST /api/queues/sessions/next-token'] = () => {
       tokens = [called, grace];
       return { status: 200, body: { data: { completed: null, called } } };

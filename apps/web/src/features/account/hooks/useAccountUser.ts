@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchAuthSettings, getAuthClient } from '../../../lib/auth-client.ts';
 
-export const accountUserKey = ['auth', 'user'] as const;
+const accountUserKey = ['auth', 'user'] as const;
 
 /** GET /auth/v1/user: the full user (identities, factors, pending changes), fresh. */
 export function useAccountUser() {

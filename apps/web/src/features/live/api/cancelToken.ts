@@ -3,13 +3,13 @@ import type { QueueToken } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { liveKeys } from './keys.ts';
 
-export interface CancelTokenInput {
+interface CancelTokenInput {
   tokenId: string;
   reason?: string;
 }
 
 /** `POST /queues/sessions/tokens-cancel`: staff cancel a token (a booked slot frees up). */
-export function cancelToken(input: CancelTokenInput): Promise<QueueToken> {
+function cancelToken(input: CancelTokenInput): Promise<QueueToken> {
   return api.post<QueueToken>('/queues/sessions/tokens-cancel', input);
 }
 

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/tokens`: staff issue a walk-in token for a visitor at the desk. */
-export function issueToken(input: TakeTokenInput): Promise<QueueToken> {
+function issueToken(input: TakeTokenInput): Promise<QueueToken> {
   return api.post<QueueToken>('/queues/sessions/tokens', input);
 }
 

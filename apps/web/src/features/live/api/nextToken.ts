@@ -9,7 +9,7 @@ export interface NextTokenResult {
 }
 
 /** `POST /queues/sessions/next-token`: completes this staff member's token, calls the next. */
-export function callNextToken(sessionId: string): Promise<NextTokenResult> {
+function callNextToken(sessionId: string): Promise<NextTokenResult> {
   return api.post<NextTokenResult>('/queues/sessions/next-token', { sessionId });
 }
 

@@ -5,7 +5,7 @@ import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-query`: a session's tokens (all statuses when none given). */
-export function queryTokens(
+function queryTokens(
   sessionId: string,
   statuses?: readonly TokenStatus[],
   signal?: AbortSignal,
@@ -14,7 +14,7 @@ export function queryTokens(
   return api.post<QueueToken[]>('/queues/sessions/tokens-query', body, signal ? { signal } : {});
 }
 
-export function tokensQueryOptions(
+function tokensQueryOptions(
   sessionId: string,
   statuses?: readonly TokenStatus[],
   refetchInterval: number | false = false,

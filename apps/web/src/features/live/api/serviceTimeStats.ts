@@ -5,7 +5,7 @@ import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/service-time-query`: average, median and p90 of one session. */
-export function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
+function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
   return api.post<ServiceTimeStats>(
     '/queues/sessions/service-time-query',
     { sessionId },
@@ -13,10 +13,7 @@ export function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
   );
 }
 
-export function serviceTimeStatsQueryOptions(
-  sessionId: string,
-  refetchInterval: number | false = false,
-) {
+function serviceTimeStatsQueryOptions(sessionId: string, refetchInterval: number | false = false) {
   return queryOptions({
     queryKey: liveKeys.serviceTimes(sessionId),
     queryFn: ({ signal }) => fetchServiceTimeStats(sessionId, signal),

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/tokens/{tokenId}/{action}`: recall, no-show, start, complete, requeue. */
-export function actOnToken(tokenId: string, action: TokenAction): Promise<QueueToken> {
+function actOnToken(tokenId: string, action: TokenAction): Promise<QueueToken> {
   return api.post<QueueToken>('/queues/sessions/tokens/:tokenId/:action', undefined, {
     params: { tokenId, action },
   });

@@ -2,7 +2,7 @@ import { Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core
 import { IconListDetails } from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken, TokenAction, TokenStatus } from '@upnext/contract/tokens';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadFailed } from '../../../components/StateViews.tsx';
@@ -21,34 +21,8 @@ import { TodayFigures } from './TodayFigures.tsx';
 import { TokenList } from './TokenList.tsx';
 import { WalkInForm } from './WalkInForm.tsx';
 
-export const ACTIVE_STATUSES: readonly TokenStatus[] = ['waiting', 'booked', 'called', 'serving'];
+const ACTIVE_STATUSES: readonly TokenStatus[] = ['waiting', 'booked', 'called', 'serving'];
 const DONE_STATUSES: readonly TokenStatus[] = ['served', 'no_show'];
-
-const storageKey = (sessionId: string) => `upnext.live.current.${sessionId}`;
-
-/** The token this staff member called is remembered per tab, so a reload keeps it on screen. */
-function useCurrentTokenId(sessionId: string) {
-  const [id, setId] = useState<string | null>(() => {
-    try {
-      return sessionStorage.getItem(storageKey(sessionId));
-    } catch {
-      return null;
-    }
-  });
-  const set = useCallback(
-    (next: string | null) => {
-      setId(next);
-      try {
-        if (next) sessionStorage.setItem(storageKey(sessionId), next);
-        else sessionStorage.removeItem(storageKey(sessionId));
-      } catch {
-        // storage unavailable (private mode): the console still works for this page view
-      }
-    },
-    [sessionId],
-  );
-  return [id, set] as const;
-}
 
 const isLive = (token: QueueToken) => token.status === 'called' || token.status === 'serving';
 
@@ -56,28 +30,26 @@ const isLive = (token: QueueToken) => token.status === 'called' || token.status 
 export function LiveConsole({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation('live');
   useLiveSession(sessionId);
-  const board = useSessionBoard(sessionId);
+  const board = useSessionBoard(sessionId, { errorShownInline: true });
   const active = useSessionTokens(sessionId, ACTIVE_STATUSES);
   const done = useSessionTokens(sessionId, DONE_STATUSES);
   const stats = useServiceTimeStats(sessionId);
   const next = useCallNextToken(sessionId);
   const act = useTokenAction(sessionId);
-  const [currentId, setCurrentId] = useCurrentTokenId(sessionId);
-  // The token from the last answer, until the list catches up with it.
+  // The answer of the last call or action, until the list catches up with it.
   const [latest, setLatestState] = useState<{ token: QueueToken; at: number } | null>(null);
   const setLatest = (token: QueueToken | null) =>
     setLatestState(token ? { token, at: Date.now() } : null);
   const [nobodyWaiting, setNobodyWaiting] = useState(false);
 
   const tokens = active.data ?? [];
+  // "My current token" is the server's word (`calledByMe`): the same in every tab, after a
+  // reload too, and gone once another desk takes it over.
   const current = useMemo(() => {
-    if (!currentId) return null;
-    const listed = tokens.find((token) => token.id === currentId);
-    if (listed) return isLive(listed) ? listed : null;
-    // Missing from a list loaded after the answer: served, no-show or cancelled elsewhere.
-    const fresh = latest && latest.token.id === currentId && active.dataUpdatedAt <= latest.at;
-    return fresh && isLive(latest.token) ? latest.token : null;
-  }, [currentId, tokens, latest, active.dataUpdatedAt]);
+    const fresh = latest && active.dataUpdatedAt <= latest.at ? latest.token : null;
+    if (fresh) return fresh.calledByMe && isLive(fresh) ? fresh : null;
+    return tokens.find((token) => token.calledByMe && isLive(token)) ?? null;
+  }, [tokens, latest, active.dataUpdatedAt]);
 
   const waiting = tokens
     .filter((token) => token.status === 'waiting' || isLive(token))
@@ -91,8 +63,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
     act.reset();
     next.mutate(undefined, {
       onSuccess: (result) => {
-        setLatest(result.called);
-        setCurrentId(result.called?.id ?? null);
+        setLatest(result.called ?? result.completed);
         setNobodyWaiting(result.called === null);
       },
     });
@@ -105,7 +76,6 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
       {
         onSuccess: (token) => {
           setLatest(token);
-          if (!isLive(token)) setCurrentId(null);
           setNobodyWaiting(false);
         },
       },
@@ -181,8 +151,11 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
                 detail={waitDetail}
                 selectedId={current?.id}
                 onSelect={(token) => {
-                  setLatest(token);
-                  setCurrentId(token.id);
+                  next.reset();
+                  act.mutate(
+                    { tokenId: token.id, action: 'take-over' },
+                    { onSuccess: (taken) => setLatest(taken) },
+                  );
                 }}
               />
             )}

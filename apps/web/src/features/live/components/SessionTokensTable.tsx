@@ -28,7 +28,7 @@ import { useLiveSession } from '../hooks/useLiveSession.ts';
 const CANCELLABLE: readonly TokenStatus[] = ['pending_payment', 'booked', 'waiting', 'called'];
 
 /** Whether a token matches the search: its number or the visitor's name, any case. */
-export function matchesSearch(token: QueueToken, search: string): boolean {
+function matchesSearch(token: QueueToken, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
   return (

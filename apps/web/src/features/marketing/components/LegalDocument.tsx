@@ -21,9 +21,9 @@ interface LegalTable {
 }
 
 /** A block of a legal section in the locale file: a paragraph, a sub-heading, a list or a table. */
-export type LegalBlock = string | { heading: string } | { list: string[] } | { table: LegalTable };
+type LegalBlock = string | { heading: string } | { list: string[] } | { table: LegalTable };
 
-export interface LegalSection {
+interface LegalSection {
   id: string;
   title: string;
   content: LegalBlock[];

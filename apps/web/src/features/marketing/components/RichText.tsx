@@ -9,11 +9,11 @@ import { Link } from 'react-router';
  */
 const inlinePattern = /\*\*(.+?)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
 
-export function isSpaPath(href: string): boolean {
+function isSpaPath(href: string): boolean {
   return href.startsWith('/') && !href.startsWith('//') && !/^\/(api|auth|wss)(\/|$)/.test(href);
 }
 
-export function InlineLink({ href, children }: { href: string; children: ReactNode }) {
+function InlineLink({ href, children }: { href: string; children: ReactNode }) {
   if (isSpaPath(href)) {
     return (
       <Anchor component={Link} to={href} inherit underline="always">

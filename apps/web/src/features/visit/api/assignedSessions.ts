@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getMySessions } from '../../../entities/session/api.ts';
 import { visitKeys } from './keys.ts';
 
-export function assignedSessionsQueryOptions(date: string) {
+function assignedSessionsQueryOptions(date: string) {
   return queryOptions({
     queryKey: visitKeys.assigned(date),
     queryFn: ({ signal }) => getMySessions(date, signal),

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { visitKeys, visitPaths } from './keys.ts';
 
 /** `POST /queues/sessions/slots/tokens`: book a time slot of a session service. */
-export function bookSlot(input: BookSlotInput): Promise<QueueToken> {
+function bookSlot(input: BookSlotInput): Promise<QueueToken> {
   return api.post<QueueToken>(visitPaths.bookSlot, input);
 }
 

@@ -4,14 +4,14 @@ import type { z } from 'zod';
 import { api, apiRequest } from '../../../lib/api-client.ts';
 import { visitKeys, visitPaths } from './keys.ts';
 
-export type BookingDetails = z.infer<typeof bookingDetailsSchema>;
+type BookingDetails = z.infer<typeof bookingDetailsSchema>;
 
 /** `GET /queues/sessions/slots/booking-details?tokenId=`: when and where a booking is. */
-export function getBookingDetails(tokenId: string, signal?: AbortSignal) {
+function getBookingDetails(tokenId: string, signal?: AbortSignal) {
   return api.get<BookingDetails>(visitPaths.bookingDetails, { query: { tokenId }, signal });
 }
 
-export function bookingDetailsQueryOptions(tokenId: string) {
+function bookingDetailsQueryOptions(tokenId: string) {
   return queryOptions({
     queryKey: visitKeys.booking(tokenId),
     queryFn: ({ signal }) => getBookingDetails(tokenId, signal),

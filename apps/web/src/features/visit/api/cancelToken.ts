@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { visitKeys, visitPaths } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-cancel`: the holder gives up a token or booking. */
-export function cancelToken(input: { tokenId: string; reason?: string }): Promise<QueueToken> {
+function cancelToken(input: { tokenId: string; reason?: string }): Promise<QueueToken> {
   return api.post<QueueToken>(visitPaths.cancelToken, input);
 }
 

@@ -4,7 +4,7 @@ import type { CreateJoinRequestBody } from '@upnext/contract/requests';
 import { api } from '../../../lib/api-client.ts';
 
 /** `POST /queues/requests`: a signed-in visitor asks to join a private queue. */
-export function createJoinRequest(body: CreateJoinRequestBody) {
+function createJoinRequest(body: CreateJoinRequestBody) {
   return api.call(endpoints.createJoinRequest, { body });
 }
 

@@ -1,16 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Queue } from '@upnext/contract/queues';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import { visitKeys } from './keys.ts';
 
 /** `GET /queues/by-code/{code}`: the queue behind a join code (403 join_request_required when private). */
-export function getQueueByCode(code: string, signal?: AbortSignal): Promise<Queue> {
-  return api.get<Queue>(visitPaths.queueByCode, { params: { code }, signal });
+function getQueueByCode(code: string, signal?: AbortSignal) {
+  return api.call(endpoints.getQueueByCode, { params: { code }, signal });
 }
 
 /** Keyed by the caller too: signing in may open a queue that was refused before. */
-export function queueByCodeQueryOptions(code: string, userId: string | undefined) {
+function queueByCodeQueryOptions(code: string, userId: string | undefined) {
   return queryOptions({
     queryKey: [...visitKeys.queueByCode(code), userId ?? 'anonymous'],
     queryFn: ({ signal }) => getQueueByCode(code, signal),

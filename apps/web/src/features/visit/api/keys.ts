@@ -13,7 +13,6 @@ export const visitKeys = {
 
 /** Paths of the queue API the visitor's journey uses (spec §7, under `/api`). */
 export const visitPaths = {
-  queueByCode: '/queues/by-code/:code',
   takeToken: '/queues/sessions/tokens',
   bookSlot: '/queues/sessions/slots/tokens',
   tokensQuery: '/queues/sessions/tokens-query',

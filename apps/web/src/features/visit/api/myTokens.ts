@@ -6,11 +6,11 @@ import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { visitKeys, visitPaths } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-query` {mine: true}: the caller's tokens across sessions. */
-export function getMyTokens(signal?: AbortSignal): Promise<QueueToken[]> {
+function getMyTokens(signal?: AbortSignal): Promise<QueueToken[]> {
   return api.post<QueueToken[]>(visitPaths.tokensQuery, { mine: true }, { signal });
 }
 
-export function myTokensQueryOptions(refetchInterval: number | false = false) {
+function myTokensQueryOptions(refetchInterval: number | false = false) {
   return queryOptions({
     queryKey: visitKeys.myTokens(),
     queryFn: ({ signal }) => getMyTokens(signal),

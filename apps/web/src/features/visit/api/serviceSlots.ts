@@ -4,11 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/services/{serviceId}/slots`: a service's slots and what is left. */
-export function getServiceSlots(serviceId: string, signal?: AbortSignal) {
+function getServiceSlots(serviceId: string, signal?: AbortSignal) {
   return api.call(endpoints.listSlots, { params: { serviceId }, signal });
 }
 
-export function serviceSlotsQueryOptions(serviceId: string) {
+function serviceSlotsQueryOptions(serviceId: string) {
   return queryOptions({
     queryKey: visitKeys.slots(serviceId),
     queryFn: ({ signal }) => getServiceSlots(serviceId, signal),

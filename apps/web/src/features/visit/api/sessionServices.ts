@@ -4,11 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/{sessionId}/services`: the bookable services of a session. */
-export function getSessionServices(sessionId: string, signal?: AbortSignal) {
+function getSessionServices(sessionId: string, signal?: AbortSignal) {
   return api.call(endpoints.listSessionServices, { params: { sessionId }, signal });
 }
 
-export function sessionServicesQueryOptions(sessionId: string) {
+function sessionServicesQueryOptions(sessionId: string) {
   return queryOptions({
     queryKey: visitKeys.services(sessionId),
     queryFn: ({ signal }) => getSessionServices(sessionId, signal),

@@ -3,13 +3,13 @@ import type { QueueToken, TakeTokenInput } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { visitKeys, visitPaths } from './keys.ts';
 
-export interface TakeTokenAttempt extends TakeTokenInput {
+interface TakeTokenAttempt extends TakeTokenInput {
   /** One per click: a repeated request of the same attempt gets the same token back. */
   idempotencyKey: string;
 }
 
 /** `POST /queues/sessions/tokens`: take a walk-in token in a session. */
-export function takeToken({ idempotencyKey, ...input }: TakeTokenAttempt): Promise<QueueToken> {
+function takeToken({ idempotencyKey, ...input }: TakeTokenAttempt): Promise<QueueToken> {
   return api.post<QueueToken>(visitPaths.takeToken, input, {
     headers: { 'Idempotency-Key': idempotencyKey },
   });

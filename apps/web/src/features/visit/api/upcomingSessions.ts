@@ -8,7 +8,7 @@ function queryUpcomingSessions(queueId: string, from: string, to: string, signal
   return querySessions({ queueId, from, to, status: [...status], limit: 100 }, signal);
 }
 
-export function upcomingSessionsQueryOptions(queueId: string, from: string, to: string) {
+function upcomingSessionsQueryOptions(queueId: string, from: string, to: string) {
   return queryOptions({
     queryKey: visitKeys.sessions(queueId, from, to),
     queryFn: ({ signal }) => queryUpcomingSessions(queueId, from, to, signal),

@@ -312,6 +312,11 @@ function SessionList({ queue, held, busy, takingId, onTake, onBook, onShow }: Se
                       <SessionStatusBadge status={session.status} />
                     </Group>
                     <Text size="sm">{t('join.waiting', { count: session.counts.waiting })}</Text>
+                    {session.visitorNotes ? (
+                      <Text size="sm" fs="italic">
+                        {session.visitorNotes}
+                      </Text>
+                    ) : null}
                     <Group gap="sm">
                       {mine ? (
                         <Button

@@ -62,7 +62,7 @@ export function LiveTokenCard({ token }: { token: QueueToken }) {
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">
         <YourTurn token={token} />
-        {followsSession(token) ? <SessionNotice sessionId={token.sessionId} /> : null}
+        {followsSession(token) ? <SessionNotice token={token} /> : null}
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Text fw={600}>{t('token.yours')}</Text>
           <TokenStatusBadge status={token.status} />

@@ -123,7 +123,7 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
     >
       <Stack gap="sm">
         <YourTurn token={token} />
-        {followsSession(token) ? <SessionNotice sessionId={token.sessionId} /> : null}
+        {followsSession(token) ? <SessionNotice token={token} /> : null}
         {highlighted ? (
           <Text size="sm" fw={600} c="brand.9">
             {t('mine.highlighted')}

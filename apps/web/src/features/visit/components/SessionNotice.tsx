@@ -1,31 +1,41 @@
-import type { SessionBoard } from '@upnext/contract/tokens';
+import { Stack } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import type { QueueToken } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
 import { Notice, type Tone } from '../../../components/tones.tsx';
-import { useSessionBoard } from '../../../entities/session/board.ts';
 
-const tones: Partial<Record<SessionBoard['status'], Tone>> = {
+const tones: Partial<Record<QueueToken['sessionStatus'], Tone>> = {
   paused: 'yellow',
   closed: 'gray',
   cancelled: 'red',
 };
 
 /**
- * Says at once when the session of a live token is paused, closed or cancelled (its topic's
- * events update the session's board entry). Nothing while it runs normally, or if the session
- * cannot be read.
+ * What the token's session tells its holder: that it is paused, closed or cancelled (at once:
+ * the session topic's events update the token), and the staff's notes for visitors.
  */
-export function SessionNotice({ sessionId }: { sessionId: string }) {
+export function SessionNotice({ token }: { token: QueueToken }) {
   const { t } = useTranslation('visit');
-  const board = useSessionBoard(sessionId, { errorShownInline: true });
-  const status = board.data?.status;
-  const tone = status ? tones[status] : undefined;
+  const status = token.sessionStatus;
+  const tone = tones[status];
+  const notes = token.sessionNotes.trim();
   return (
-    <div aria-live="polite" aria-atomic="true">
-      {status && tone ? (
+    <Stack gap="xs" aria-live="polite" aria-atomic="true">
+      {tone ? (
         <Notice tone={tone} title={t(`sessionNotice.${status}.title`)} data-testid="session-notice">
           {t(`sessionNotice.${status}.body`)}
         </Notice>
       ) : null}
-    </div>
+      {notes ? (
+        <Notice
+          tone="blue"
+          icon={<IconInfoCircle aria-hidden />}
+          title={t('sessionNotice.notesTitle')}
+          data-testid="session-notes"
+        >
+          {notes}
+        </Notice>
+      ) : null}
+    </Stack>
   );
 }

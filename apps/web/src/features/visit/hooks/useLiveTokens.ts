@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { type UserEvent, userEvent } from '@upnext/contract/realtime';
+import { sessionStateEvent, type UserEvent, userEvent } from '@upnext/contract/realtime';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
 import { useUserData } from '../../../entities/user/api.ts';
@@ -22,7 +22,7 @@ export function followsSession(token: QueueToken): boolean {
 }
 
 /** One of the visitor's tokens after an event of their own topic. */
-export function applyUserEvent(token: QueueToken, event: UserEvent): QueueToken {
+function applyUserEvent(token: QueueToken, event: UserEvent): QueueToken {
   switch (event.type) {
     case 'token.position_changed':
     case 'token.turn_approaching':
@@ -62,12 +62,25 @@ registerRealtime('/topic/user/:subscribeId', {
   resync: refetchMine,
 });
 
-// A session's public events do not name tokens; one in a session where the visitor holds a
-// token may concern theirs (served, started, moved by staff), so it refetches them.
+// A session's public events carry its status and notes for visitors, applied to the tokens
+// in it at once; they do not name tokens, so one may concern the visitor's (served, started,
+// moved by staff), and the tokens are refetched too.
 registerRealtime('/topic/session/:sessionId', {
-  apply(_event, queryClient, { sessionId }) {
+  apply(body, queryClient, { sessionId }) {
     const mine = queryClient.getQueryData<QueueToken[]>(visitKeys.myTokens());
-    if (mine?.some((token) => token.sessionId === sessionId)) refetchMine(queryClient);
+    if (!mine?.some((token) => token.sessionId === sessionId)) return;
+    const parsed = sessionStateEvent.safeParse(body);
+    if (parsed.success) {
+      const { status, notes } = parsed.data;
+      queryClient.setQueryData<QueueToken[]>(visitKeys.myTokens(), (tokens) =>
+        tokens?.map((token) =>
+          token.sessionId === sessionId
+            ? { ...token, sessionStatus: status, sessionNotes: notes }
+            : token,
+        ),
+      );
+    }
+    refetchMine(queryClient);
   },
   resync: () => {},
 });

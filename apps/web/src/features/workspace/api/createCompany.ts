@@ -6,7 +6,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company`: the caller becomes its owner. */
-export function createCompany(body: CreateCompanyBody) {
+function createCompany(body: CreateCompanyBody) {
   return api.call(endpoints.createCompany, { body });
 }
 

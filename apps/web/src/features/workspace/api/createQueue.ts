@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { CreateQueueBody, Queue } from '@upnext/contract/queues';
+import { endpoints } from '@upnext/contract/endpoints';
+import type { CreateQueueBody } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company/queues`. */
-export function createQueue(body: CreateQueueBody): Promise<Queue> {
-  return api.post<Queue>(apiPaths.queues, body);
+function createQueue(body: CreateQueueBody) {
+  return api.call(endpoints.createQueue, { body });
 }
 
 export function useCreateQueue() {

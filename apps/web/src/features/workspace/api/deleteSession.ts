@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /queues/sessions/delete`: this session, or this and the following ones of its series. */
-export function deleteSession(input: DeleteSessionInput) {
+function deleteSession(input: DeleteSessionInput) {
   return api.call(endpoints.deleteSessions, { body: input });
 }
 

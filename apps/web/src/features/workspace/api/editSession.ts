@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /queues/sessions/edit`: this session, or this and the following ones of its series. */
-export function editSession(input: EditSessionInput) {
+function editSession(input: EditSessionInput) {
   return api.call(endpoints.editSessions, { body: input });
 }
 

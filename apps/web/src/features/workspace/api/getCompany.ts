@@ -4,11 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/{companyId}`. */
-export function getCompany(companyId: string, signal?: AbortSignal) {
+function getCompany(companyId: string, signal?: AbortSignal) {
   return api.call(endpoints.getCompany, { params: { companyId }, signal });
 }
 
-export function companyQueryOptions(companyId: string) {
+function companyQueryOptions(companyId: string) {
   return queryOptions({
     queryKey: workspaceKeys.company(companyId),
     queryFn: ({ signal }) => getCompany(companyId, signal),

@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { Queue } from '@upnext/contract/queues';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/queues/{queueId}`. */
-export function getQueue(queueId: string, signal?: AbortSignal): Promise<Queue> {
-  return api.get<Queue>(apiPaths.queue, { params: { queueId }, signal });
+function getQueue(queueId: string, signal?: AbortSignal) {
+  return api.call(endpoints.getQueue, { params: { queueId }, signal });
 }
 
-export function queueQueryOptions(queueId: string) {
+function queueQueryOptions(queueId: string) {
   return queryOptions({
     queryKey: [...workspaceKeys.queue(queueId), 'detail'],
     queryFn: ({ signal }) => getQueue(queueId, signal),

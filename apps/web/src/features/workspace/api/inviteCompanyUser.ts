@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company/{id}/users`: invite by email with a role; the invite goes out by email. */
-export function inviteCompanyUser(companyId: string, body: InviteCompanyUserBody) {
+function inviteCompanyUser(companyId: string, body: InviteCompanyUserBody) {
   return api.call(endpoints.inviteCompanyUser, { params: { id: companyId }, body });
 }
 

@@ -4,11 +4,11 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/{id}/users`: the company's members and pending invites. */
-export function listCompanyUsers(companyId: string, signal?: AbortSignal) {
+function listCompanyUsers(companyId: string, signal?: AbortSignal) {
   return api.call(endpoints.listCompanyUsers, { params: { id: companyId }, signal });
 }
 
-export function companyUsersQueryOptions(companyId: string) {
+function companyUsersQueryOptions(companyId: string) {
   return queryOptions({
     queryKey: workspaceKeys.companyUsers(companyId),
     queryFn: ({ signal }) => listCompanyUsers(companyId, signal),

@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
-import type { Queue } from '@upnext/contract/queues';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/queues?companyId=`: every queue of the company, active and archived. */
-export function listQueues(companyId: string, signal?: AbortSignal): Promise<Queue[]> {
-  return api.get<Queue[]>(apiPaths.queues, { query: { companyId }, signal });
+function listQueues(companyId: string, signal?: AbortSignal) {
+  return api.call(endpoints.listQueues, { query: { companyId }, signal });
 }
 
-export function queuesQueryOptions(companyId: string) {
+function queuesQueryOptions(companyId: string) {
   return queryOptions({
     queryKey: workspaceKeys.queues(companyId),
     queryFn: ({ signal }) => listQueues(companyId, signal),

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getMySessions } from '../../../entities/session/api.ts';
 import { workspaceKeys } from './keys.ts';
 
-export function mySessionsQueryOptions(date?: string) {
+function mySessionsQueryOptions(date?: string) {
   return queryOptions({
     queryKey: workspaceKeys.mySessions(date),
     queryFn: ({ signal }) => getMySessions(date, signal),

@@ -5,7 +5,7 @@ import { workspaceKeys } from './keys.ts';
 
 export type SessionFilter = Pick<SessionQuery, 'companyId' | 'queueId' | 'from' | 'to'>;
 
-export function sessionsQueryOptions(filter: SessionFilter) {
+function sessionsQueryOptions(filter: SessionFilter) {
   return queryOptions({
     queryKey: workspaceKeys.sessionQuery(filter),
     queryFn: ({ signal }) => querySessions({ ...filter, limit: 500 }, signal),

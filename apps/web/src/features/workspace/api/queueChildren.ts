@@ -1,13 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '@upnext/contract/api-paths';
 import {
+  type QueueChildEndpoints,
   type QueueChildTypes,
+  queueChildren,
   serviceAreaParts,
   serviceTypeParts,
   subQueueParts,
 } from '@upnext/contract/queues';
 import type { z } from 'zod';
-import { api } from '../../../lib/api-client.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /**
@@ -22,14 +23,16 @@ function queueChildApi<P extends Parts, T extends QueueChildTypes<P> = QueueChil
   parts: P,
   /** Its query key, and the namespace of its texts in `workspace.json`. */
   kind: 'subQueues' | 'serviceTypes' | 'serviceAreas',
-  listPath: string,
-  itemPath: string,
+  /** Its calls in the endpoint table (their data types come from `parts`). */
+  calls: QueueChildEndpoints,
 ) {
+  const { idName, list, create, update, remove } = calls;
   const key = (queueId: string) => workspaceKeys[kind](queueId);
   const options = (queueId: string) =>
     queryOptions({
       queryKey: key(queueId),
-      queryFn: ({ signal }) => api.get<T['item'][]>(listPath, { params: { queueId }, signal }),
+      queryFn: ({ signal }) =>
+        apiRequest<T['item'][]>(list.method, list.path, { params: { queueId }, signal }),
     });
   const useInvalidate = (queueId: string) => {
     const queryClient = useQueryClient();
@@ -42,19 +45,23 @@ function queueChildApi<P extends Parts, T extends QueueChildTypes<P> = QueueChil
     useCreate: (queueId: string) =>
       useMutation({
         mutationFn: (body: T['create']) =>
-          api.post<T['item']>(listPath, body, { params: { queueId } }),
+          apiRequest<T['item']>(create.method, create.path, { params: { queueId }, body }),
         onSuccess: useInvalidate(queueId),
       }),
     useUpdate: (queueId: string) =>
       useMutation({
         mutationFn: ({ id, body }: { id: string; body: T['update'] }) =>
-          api.patch<T['item']>(itemPath, body, { params: { queueId, id } }),
+          apiRequest<T['item']>(update.method, update.path, {
+            params: { queueId, [idName]: id },
+            body,
+          }),
         onSuccess: useInvalidate(queueId),
       }),
     // Settled, not success: a refused delete (a type still in use) may mean the list changed.
     useDelete: (queueId: string) =>
       useMutation({
-        mutationFn: (id: string) => api.delete<unknown>(itemPath, { params: { queueId, id } }),
+        mutationFn: (id: string) =>
+          apiRequest<unknown>(remove.method, remove.path, { params: { queueId, [idName]: id } }),
         onSettled: useInvalidate(queueId),
       }),
   };
@@ -65,21 +72,14 @@ export type QueueChildApi<T extends { item: unknown; create: unknown; update: un
   'parts'
 > & { parts: Parts };
 
-export const subQueuesApi = queueChildApi(
-  subQueueParts,
-  'subQueues',
-  apiPaths.subQueues,
-  apiPaths.subQueue,
-);
+export const subQueuesApi = queueChildApi(subQueueParts, 'subQueues', queueChildren.subQueues);
 export const serviceTypesApi = queueChildApi(
   serviceTypeParts,
   'serviceTypes',
-  apiPaths.serviceTypes,
-  apiPaths.serviceType,
+  queueChildren.serviceTypes,
 );
 export const serviceAreasApi = queueChildApi(
   serviceAreaParts,
   'serviceAreas',
-  apiPaths.serviceAreas,
-  apiPaths.serviceArea,
+  queueChildren.serviceAreas,
 );

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `DELETE /company/{companyId}/users/{userId}`: remove a member (the last owner is refused). */
-export function removeCompanyUser(companyId: string, userId: string) {
+function removeCompanyUser(companyId: string, userId: string) {
   return api.call(endpoints.removeCompanyUser, { params: { companyId, userId } });
 }
 

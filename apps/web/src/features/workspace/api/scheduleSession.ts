@@ -8,7 +8,7 @@ import { workspaceKeys } from './keys.ts';
  * `POST /queues/sessions/schedule`: one session or a weekly series. With `preview: true`
  * nothing is saved and the answer lists what would be created and each conflict.
  */
-export function scheduleSession(input: ScheduleSessionInput) {
+function scheduleSession(input: ScheduleSessionInput) {
   return api.call(endpoints.scheduleSessions, { body: input });
 }
 

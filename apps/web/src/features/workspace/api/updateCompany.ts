@@ -6,7 +6,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `PATCH /company/{companyId}` (owner or admin). */
-export function updateCompany(companyId: string, body: UpdateCompanyBody) {
+function updateCompany(companyId: string, body: UpdateCompanyBody) {
   return api.call(endpoints.updateCompany, { params: { companyId }, body });
 }
 

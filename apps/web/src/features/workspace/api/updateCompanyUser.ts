@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `PATCH /company/{companyId}/users/{userId}`: change the role, disable or re-enable. */
-export function updateCompanyUser(companyId: string, userId: string, body: UpdateCompanyUserBody) {
+function updateCompanyUser(companyId: string, userId: string, body: UpdateCompanyUserBody) {
   return api.call(endpoints.updateCompanyUser, { params: { companyId, userId }, body });
 }
 

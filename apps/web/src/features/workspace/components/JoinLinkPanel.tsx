@@ -19,12 +19,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The public link a visitor opens (or the QR code carries) to join this queue. */
-export function joinUrl(code: string, origin = window.location.origin): string {
+function joinUrl(code: string, origin = window.location.origin): string {
   return `${origin}${joinPath(code)}`;
 }
 
 /** The QR code as an SVG document, drawn in the browser (nothing leaves the device). */
-export function useQrSvg(text: string): string | null {
+function useQrSvg(text: string): string | null {
   const [svg, setSvg] = useState<string | null>(null);
   useEffect(() => {
     let live = true;

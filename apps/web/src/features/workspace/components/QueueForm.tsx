@@ -41,7 +41,7 @@ export interface QueueFormValues {
 /** The queue's fields as the API takes them (without the company). */
 export type QueueFields = Omit<CreateQueueBody, 'companyId'>;
 
-export function queueFormToBody(values: QueueFormValues): QueueFields {
+function queueFormToBody(values: QueueFormValues): QueueFields {
   const int = (value: number | string) => (value === '' ? Number.NaN : Number(value));
   return {
     name: values.name.trim(),

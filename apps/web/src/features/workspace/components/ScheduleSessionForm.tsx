@@ -60,12 +60,12 @@ const num = (value: number | string) => (value === '' ? Number.NaN : Number(valu
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 /** ISO weekday (1 = Monday ... 7 = Sunday) of a `YYYY-MM-DD` date. */
-export function isoWeekday(date: string): number {
+function isoWeekday(date: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
 }
 
-export function scheduleInput(queueId: string, values: ScheduleFormValues): ScheduleSessionInput {
+function scheduleInput(queueId: string, values: ScheduleFormValues): ScheduleSessionInput {
   return {
     queueId,
     subQueueId: values.subQueueId,

@@ -28,7 +28,7 @@ import { EditSessionForm } from './EditSessionForm.tsx';
 import { ScopeChoice } from './ScopeChoice.tsx';
 
 /** Path of the live console; a session without a sub-queue is run from "all". */
-export function liveSessionPath(session: Session): string {
+function liveSessionPath(session: Session): string {
   return buildPath(spaRoutes.adminLiveSession, {
     subQueueId: session.subQueueId ?? 'all',
     date: session.date,

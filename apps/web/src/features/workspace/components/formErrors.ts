@@ -11,7 +11,7 @@ const v = (key: string, values: Record<string, unknown> = {}) =>
  * string to have >=1 characters") are replaced; the contract's own wording (refinements,
  * patterns with a message) is kept.
  */
-export function issueMessage(issue: Issue): string {
+function issueMessage(issue: Issue): string {
   switch (issue.code) {
     case 'too_small': {
       const min = Number(issue.minimum);
