@@ -5,6 +5,7 @@ import { queueEndpoints } from './queues.ts';
 import { requestEndpoints } from './requests.ts';
 import { sessionEndpoints } from './sessions.ts';
 import { systemEndpoints } from './system.ts';
+import { tokenEndpoints } from './tokens.ts';
 import { userEndpoints } from './users.ts';
 
 /**
@@ -20,6 +21,7 @@ export const endpoints = {
   ...queueEndpoints,
   ...requestEndpoints,
   ...sessionEndpoints,
+  ...tokenEndpoints,
 };
 
 export type EndpointName = keyof typeof endpoints;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, signedInErrors } from './endpoint.ts';
 import { phoneInputSchema } from './phone.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
@@ -201,3 +202,167 @@ export const sessionBoardSchema = z
   })
   .meta({ id: 'SessionBoard' });
 export type SessionBoard = z.infer<typeof sessionBoardSchema>;
+
+/** One key per attempt to take a place: a repeat of the request answers the same token. */
+const idempotencyHeaders = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().trim().min(1).max(200).optional(),
+});
+const staffErrors = [...signedInErrors, 'session_not_found', 'token_not_found'] as const;
+const sessionIdParams = z.object({ sessionId: z.uuid() });
+
+export const tokenEndpoints = {
+  takeToken: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/tokens',
+    tag: 'tokens',
+    summary: 'Take a walk-in token (staff may issue one for a visitor without an account)',
+    description:
+      'An Idempotency-Key header (one per attempt) makes a repeat answer the same token. ' +
+      'token_limit_reached carries details.tokenIds: the live ones held.',
+    headers: idempotencyHeaders,
+    body: takeTokenInputSchema,
+    responses: { 201: tokenSchema },
+    errors: [
+      ...signedInErrors,
+      'invalid_phone',
+      'session_not_found',
+      'session_closed',
+      'session_full',
+      'token_limit_reached',
+      'walk_in_not_allowed',
+      'idempotency_key_reused',
+    ],
+  }),
+  bookSlot: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/slots/tokens',
+    tag: 'tokens',
+    summary: 'Book a slot of a session service',
+    description:
+      'An Idempotency-Key header (one per attempt) makes a repeat answer the same booking.',
+    headers: idempotencyHeaders,
+    body: bookSlotInputSchema,
+    responses: { 201: tokenSchema },
+    errors: [
+      ...signedInErrors,
+      'invalid_phone',
+      'slot_not_found',
+      'slot_blocked',
+      'slot_in_past',
+      'slot_full',
+      'session_full',
+      'token_limit_reached',
+      'booking_not_allowed',
+      'idempotency_key_reused',
+    ],
+  }),
+  queryTokens: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/tokens-query',
+    tag: 'tokens',
+    summary: "A session's tokens (staff) or the caller's own, with positions and waits",
+    body: tokensQueryInputSchema,
+    responses: { 200: z.array(tokenSchema) },
+    errors: [...signedInErrors, 'session_not_found'],
+  }),
+  queryBookings: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/slots/tokens-query',
+    tag: 'tokens',
+    summary: "Bookings: a session's (staff) or the caller's own",
+    body: tokensQueryInputSchema,
+    responses: { 200: z.array(tokenSchema) },
+    errors: [...signedInErrors, 'session_not_found'],
+  }),
+  slotTokens: endpoint({
+    method: 'GET',
+    path: '/queues/sessions/:sessionId/slots/:slotNo/tokens',
+    tag: 'tokens',
+    summary: 'The bookings of one slot (staff)',
+    params: z.object({ sessionId: z.uuid(), slotNo: z.coerce.number().int().min(1) }),
+    responses: { 200: z.array(tokenSchema) },
+    errors: [...signedInErrors, 'session_not_found', 'slot_not_found'],
+  }),
+  bookingDetails: endpoint({
+    method: 'GET',
+    path: '/queues/sessions/slots/booking-details',
+    tag: 'tokens',
+    summary: 'A booking with its calendar file; format=ics downloads the .ics itself',
+    query: z.object({
+      tokenId: z.uuid(),
+      format: z.enum(['json', 'ics']).default('json'),
+    }),
+    responses: { 200: bookingDetailsSchema },
+    errors: [...signedInErrors, 'token_not_found'],
+  }),
+  cancelToken: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/tokens-cancel',
+    tag: 'tokens',
+    summary: 'Cancel a token or booking (its holder, or staff); a booked slot frees up',
+    body: cancelTokenInputSchema,
+    responses: { 200: tokenSchema },
+    errors: [...signedInErrors, 'token_not_found', 'invalid_token_transition'],
+  }),
+  cancelBooking: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/slots/tokens-cancel',
+    tag: 'tokens',
+    summary: 'Cancel a token or booking (its holder, or staff); a booked slot frees up',
+    body: cancelTokenInputSchema,
+    responses: { 200: tokenSchema },
+    errors: [...signedInErrors, 'token_not_found', 'invalid_token_transition'],
+  }),
+  sessionBoard: endpoint({
+    method: 'GET',
+    path: '/queues/sessions/:sessionId/board',
+    tag: 'tokens',
+    summary: 'The public state of a session for display boards (no personal data)',
+    params: sessionIdParams,
+    responses: { 200: sessionBoardSchema },
+    errors: ['validation_failed', 'unauthorized', 'forbidden', 'session_not_found'],
+  }),
+  nextToken: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/next-token',
+    tag: 'tokens',
+    summary: 'Complete the token being served and call the next one (staff)',
+    description:
+      'Order: priority, then bookings whose slot starts within BOOKING_LIVE_WINDOW_MINUTES ' +
+      '(or has started), then number; later bookings wait.',
+    body: nextTokenInputSchema,
+    responses: { 200: nextTokenResultSchema },
+    errors: [...signedInErrors, 'session_not_found', 'session_not_open'],
+  }),
+  actOnToken: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/tokens/:tokenId/:action',
+    tag: 'tokens',
+    summary:
+      'Recall, no-show, requeue, start serving, complete or take over a called token (staff)',
+    description:
+      'start and complete need the token called by the caller (else token_called_by_other); ' +
+      'take-over makes it theirs. invalid_token_transition names the current status.',
+    params: z.object({ tokenId: z.uuid(), action: tokenActionSchema }),
+    responses: { 200: tokenSchema },
+    errors: [...staffErrors, 'invalid_token_transition', 'token_called_by_other'],
+  }),
+  recordServiceTime: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/service-time',
+    tag: 'tokens',
+    summary: 'Record how long a served token took (staff)',
+    body: serviceTimeInputSchema,
+    responses: { 200: tokenSchema },
+    errors: [...staffErrors, 'invalid_token_transition'],
+  }),
+  serviceTimeQuery: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/service-time-query',
+    tag: 'tokens',
+    summary: 'Average, median and 90th percentile of service and wait times (staff)',
+    body: serviceTimeQueryInputSchema,
+    responses: { 200: serviceTimeStatsSchema },
+    errors: [...signedInErrors, 'session_not_found', 'not_found'],
+  }),
+};

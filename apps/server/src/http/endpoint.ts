@@ -63,6 +63,8 @@ export function registerEndpoint<E extends ServerEndpoint>(
     handler: async (request, reply) => {
       reply.code(status);
       const data = await handler(request as EndpointRequest<E>, reply);
+      // A handler that sent another representation itself (a file) has answered already.
+      if (reply.sent) return reply;
       return { data };
     },
   });

@@ -218,6 +218,33 @@ describe('the live console', () => {
     expect(screen.queryByTestId('now-serving')).not.toBeInTheDocument();
   });
 
+  it('checks a walk-in phone with the contract rule, and shows the server refusing one on its field', async () => {
+    let sent = 0;
+    handlers['POST /api/queues/sessions/tokens'] = () => {
+      sent++;
+      return {
+        status: 400,
+        body: { error: { code: 'invalid_phone', message: 'Not a valid phone number.' } },
+      };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/Visitor's name/), 'Alan');
+    const phone = screen.getByLabelText(/Phone/);
+    await user.type(phone, '+44 20 79');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();
+    expect(sent).toBe(0);
+
+    // A national number is read in the company's country by the server.
+    await user.clear(phone);
+    await user.type(phone, '07700 90078');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    await waitFor(() => expect(sent).toBe(1));
+    expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong. Please try again.')).not.toBeInTheDocument();
+  });
+
   it('issues a walk-in token with the name and phone given', async () => {
     let sent: unknown;
     handlers['POST /api/queues/sessions/tokens'] = (body) => {

@@ -12,6 +12,8 @@ export function useIssueToken(sessionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: issueToken,
+    // The walk-in form shows its refusals in place (an invalid phone on its field).
+    meta: { errorShownInline: true },
     onSettled: () => queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),
   });
 }

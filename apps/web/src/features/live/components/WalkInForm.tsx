@@ -1,14 +1,24 @@
 import { Button, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconTicket } from '@tabler/icons-react';
-import { takeTokenInputSchema } from '@upnext/contract/tokens';
+import { DEFAULT_COUNTRY, INVALID_PHONE, toE164 } from '@upnext/contract/phone';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
-import { errorText } from '../../../lib/error-text.ts';
+import { errorCode, errorText } from '../../../lib/error-text.ts';
 import { useIssueToken } from '../api/issueToken.ts';
 
-const phonePattern = takeTokenInputSchema.shape.visitorPhone;
+/**
+ * The contract's phone rule, as far as the browser can apply it: a number with its country
+ * code (`+44 ...`, `0044 ...`) is checked here; a national one is read in the company's
+ * country by the server, whose `invalid_phone` lands on the field too.
+ */
+function phoneError(value: string): boolean {
+  const text = value.trim();
+  if (!text) return false;
+  if (/^(\+|00)/.test(text)) return toE164(text, DEFAULT_COUNTRY) === null;
+  return !/^[0-9 ()-]{4,}$/.test(text);
+}
 
 /** Staff issue a walk-in token for a visitor at the desk: a name and, optionally, a phone. */
 export function WalkInForm({ sessionId }: { sessionId: string }) {
@@ -19,10 +29,7 @@ export function WalkInForm({ sessionId }: { sessionId: string }) {
     initialValues: { visitorName: '', visitorPhone: '' },
     validate: {
       visitorName: (value) => (value.trim() ? null : t('walkIn.nameRequired')),
-      visitorPhone: (value) =>
-        !value.trim() || phonePattern.safeParse(value.trim()).success
-          ? null
-          : t('walkIn.phoneInvalid'),
+      visitorPhone: (value) => (phoneError(value) ? t('walkIn.phoneInvalid') : null),
     },
   });
 
@@ -39,6 +46,11 @@ export function WalkInForm({ sessionId }: { sessionId: string }) {
         onSuccess: (token) => {
           setIssued(token.displayNumber);
           form.reset();
+        },
+        onError: (error) => {
+          if (errorCode(error) === INVALID_PHONE) {
+            form.setFieldError('visitorPhone', t('walkIn.phoneInvalid'));
+          }
         },
       },
     );
@@ -75,7 +87,7 @@ export function WalkInForm({ sessionId }: { sessionId: string }) {
           <div aria-live="polite">
             {issued ? <Notice tone="teal">{t('walkIn.issued', { number: issued })}</Notice> : null}
           </div>
-          {issue.error ? (
+          {issue.error && errorCode(issue.error) !== INVALID_PHONE ? (
             <Notice tone="red" role="alert">
               {errorText(issue.error)}
             </Notice>
