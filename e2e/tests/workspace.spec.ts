@@ -155,10 +155,12 @@ test.describe('provider workspace', () => {
       month: 'long',
       year: 'numeric',
     });
-    if (until.getMonth() !== new Date().getMonth()) {
-      await page.getByRole('button', { name: 'Next month' }).click();
+    // The calendar opens at the series' default end (four weeks ahead): step back to `until`.
+    const untilDay = page.getByRole('button', { name: untilLabel, exact: true });
+    for (let step = 0; step < 2 && !(await untilDay.isVisible()); step++) {
+      await page.getByRole('button', { name: 'Previous month' }).click();
     }
-    await page.getByRole('button', { name: untilLabel, exact: true }).click();
+    await untilDay.click();
     await choose(page, /^Counter/, 'Dr Perera');
     await page.getByRole('textbox', { name: /^Starts/ }).fill('09:00');
     await page.getByRole('textbox', { name: /^Ends/ }).fill('17:00');
