@@ -226,9 +226,11 @@ describe('ScheduleSessionForm', { timeout: 30_000 }, () => {
         sessions: [],
       }),
     );
+    await user.click(screen.getByRole('switch', { name: /Skip dates that clash/ }));
     await user.click(screen.getByRole('button', { name: 'Check and preview' }));
     expect(sentBodies()[0]).toMatchObject({
       recurrence: { kind: 'weekly', until: addDays(date, 28) },
+      skipConflicts: true,
     });
   });
 

@@ -47,6 +47,8 @@ export interface ScheduleFormValues {
   date: string;
   weekdays: string[];
   until: string;
+  /** A weekly series leaves out the dates that clash with another session. */
+  skipConflicts: boolean;
   subQueueId: string | null;
   startTime: string;
   endTime: string;
@@ -75,6 +77,7 @@ function scheduleInput(queueId: string, values: ScheduleFormValues): ScheduleSes
     capacity: num(values.capacity),
     online: values.online,
     notes: values.notes.trim(),
+    ...(values.kind === 'weekly' && values.skipConflicts ? { skipConflicts: true } : {}),
     recurrence:
       values.kind === 'once'
         ? { kind: 'once' }
@@ -137,6 +140,7 @@ export function ScheduleSessionForm({
       weekdays: [String(isoWeekday(today))],
       // A valid date from the start (an empty one reads "Invalid Date"): four weeks on.
       until: addDays(today, SERIES_DAYS),
+      skipConflicts: false,
       subQueueId: subQueues.length === 1 ? (subQueues[0]?.id ?? null) : null,
       startTime: '09:00',
       endTime: '12:00',
@@ -314,6 +318,13 @@ export function ScheduleSessionForm({
                 clearable
                 {...form.getInputProps('subQueueId')}
               />
+              {values.kind === 'weekly' ? (
+                <Switch
+                  label={t('schedule.skipConflicts')}
+                  description={t('schedule.skipConflictsHint')}
+                  {...form.getInputProps('skipConflicts', { type: 'checkbox' })}
+                />
+              ) : null}
               <Switch
                 label={t('schedule.online')}
                 description={t('schedule.onlineHint')}
