@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { endpoints } from '@upnext/contract/endpoints';
 import { sessionEvent } from '@upnext/contract/realtime';
 import type { SessionBoard } from '@upnext/contract/tokens';
 import { api } from '../../lib/api-client.ts';
@@ -17,10 +18,7 @@ import { type RealtimeConnection, realtime } from '../../lib/stomp-client.ts';
 export const sessionBoardKey = (sessionId: string) => ['session-board', sessionId] as const;
 
 function fetchSessionBoard(sessionId: string, signal?: AbortSignal) {
-  return api.get<SessionBoard>('/queues/sessions/:sessionId/board', {
-    params: { sessionId },
-    ...(signal ? { signal } : {}),
-  });
+  return api.call(endpoints.sessionBoard, { params: { sessionId }, signal });
 }
 
 const sessionBoardQuery = (sessionId: string, refetchInterval: number | false = false) =>

@@ -1,17 +1,16 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
-import { api } from '../../../lib/api-client.ts';
+import type { TokenStatus } from '@upnext/contract/tokens';
+import { queryTokens } from '../../../entities/token/api.ts';
 import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-query`: a session's tokens (all statuses when none given). */
-function queryTokens(
+function sessionTokens(
   sessionId: string,
-  statuses?: readonly TokenStatus[],
+  statuses: readonly TokenStatus[] | undefined,
   signal?: AbortSignal,
-): Promise<QueueToken[]> {
-  const body = statuses ? { sessionId, statuses: [...statuses] } : { sessionId };
-  return api.post<QueueToken[]>('/queues/sessions/tokens-query', body, signal ? { signal } : {});
+) {
+  return queryTokens(statuses ? { sessionId, statuses: [...statuses] } : { sessionId }, signal);
 }
 
 function tokensQueryOptions(
@@ -21,7 +20,7 @@ function tokensQueryOptions(
 ) {
   return queryOptions({
     queryKey: liveKeys.tokens(sessionId, statuses),
-    queryFn: ({ signal }) => queryTokens(sessionId, statuses, signal),
+    queryFn: ({ signal }) => sessionTokens(sessionId, statuses, signal),
     refetchInterval,
     placeholderData: keepPreviousData,
   });

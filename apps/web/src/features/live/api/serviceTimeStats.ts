@@ -1,16 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ServiceTimeStats } from '@upnext/contract/tokens';
+import { endpoints } from '@upnext/contract/endpoints';
 import { api } from '../../../lib/api-client.ts';
 import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/service-time-query`: average, median and p90 of one session. */
 function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
-  return api.post<ServiceTimeStats>(
-    '/queues/sessions/service-time-query',
-    { sessionId },
-    signal ? { signal } : {},
-  );
+  return api.call(endpoints.serviceTimeQuery, { body: { sessionId }, signal });
 }
 
 function serviceTimeStatsQueryOptions(sessionId: string, refetchInterval: number | false = false) {

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BookSlotInput, QueueToken } from '@upnext/contract/tokens';
+import { endpoints } from '@upnext/contract/endpoints';
+import type { BookSlotInput } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import { visitKeys } from './keys.ts';
 
 /** `POST /queues/sessions/slots/tokens`: book a time slot of a session service. */
-function bookSlot(input: BookSlotInput): Promise<QueueToken> {
-  return api.post<QueueToken>(visitPaths.bookSlot, input);
+function bookSlot(input: BookSlotInput) {
+  return api.call(endpoints.bookSlot, { body: input });
 }
 
 export function useBookSlot() {

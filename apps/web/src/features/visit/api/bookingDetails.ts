@@ -1,14 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { bookingDetailsSchema } from '@upnext/contract/tokens';
-import type { z } from 'zod';
-import { api, apiRequest } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
-
-type BookingDetails = z.infer<typeof bookingDetailsSchema>;
+import { endpoints } from '@upnext/contract/endpoints';
+import { api } from '../../../lib/api-client.ts';
+import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/slots/booking-details?tokenId=`: when and where a booking is. */
 function getBookingDetails(tokenId: string, signal?: AbortSignal) {
-  return api.get<BookingDetails>(visitPaths.bookingDetails, { query: { tokenId }, signal });
+  return api.call(endpoints.bookingDetails, { query: { tokenId }, signal });
 }
 
 function bookingDetailsQueryOptions(tokenId: string) {
@@ -28,9 +25,7 @@ export function useBookingDetails(tokenId: string, enabled: boolean) {
  * as a Blob rather than linked directly.
  */
 export async function downloadBookingCalendar(tokenId: string): Promise<void> {
-  const details = await apiRequest<BookingDetails>('GET', visitPaths.bookingDetails, {
-    query: { tokenId },
-  });
+  const details = await getBookingDetails(tokenId);
   const blob = new Blob([details.calendar], { type: 'text/calendar;charset=utf-8' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

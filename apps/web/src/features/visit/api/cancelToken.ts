@@ -1,12 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { QueueToken } from '@upnext/contract/tokens';
-import { api } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
-
-/** `POST /queues/sessions/tokens-cancel`: the holder gives up a token or booking. */
-function cancelToken(input: { tokenId: string; reason?: string }): Promise<QueueToken> {
-  return api.post<QueueToken>(visitPaths.cancelToken, input);
-}
+import { cancelToken } from '../../../entities/token/api.ts';
+import { visitKeys } from './keys.ts';
 
 export function useCancelToken() {
   const queryClient = useQueryClient();

@@ -10,12 +10,3 @@ export const visitKeys = {
   booking: (tokenId: string) => [...visitKeys.all, 'booking', tokenId] as const,
   assigned: (date: string) => [...visitKeys.all, 'assigned', date] as const,
 };
-
-/** Paths of the queue API the visitor's journey uses (spec §7, under `/api`). */
-export const visitPaths = {
-  takeToken: '/queues/sessions/tokens',
-  bookSlot: '/queues/sessions/slots/tokens',
-  tokensQuery: '/queues/sessions/tokens-query',
-  cancelToken: '/queues/sessions/tokens-cancel',
-  bookingDetails: '/queues/sessions/slots/booking-details',
-} as const;

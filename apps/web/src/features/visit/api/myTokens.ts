@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { QueueToken } from '@upnext/contract/tokens';
-import { api } from '../../../lib/api-client.ts';
+import { queryTokens } from '../../../entities/token/api.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import { visitKeys } from './keys.ts';
 
 /** `POST /queues/sessions/tokens-query` {mine: true}: the caller's tokens across sessions. */
-function getMyTokens(signal?: AbortSignal): Promise<QueueToken[]> {
-  return api.post<QueueToken[]>(visitPaths.tokensQuery, { mine: true }, { signal });
+function getMyTokens(signal?: AbortSignal) {
+  return queryTokens({ mine: true }, signal);
 }
 
 function myTokensQueryOptions(refetchInterval: number | false = false) {

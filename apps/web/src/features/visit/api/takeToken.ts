@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { QueueToken, TakeTokenInput } from '@upnext/contract/tokens';
-import { api } from '../../../lib/api-client.ts';
-import { visitKeys, visitPaths } from './keys.ts';
+import type { TakeTokenInput } from '@upnext/contract/tokens';
+import { takeToken } from '../../../entities/token/api.ts';
+import { visitKeys } from './keys.ts';
 
 interface TakeTokenAttempt extends TakeTokenInput {
   /** One per click: a repeated request of the same attempt gets the same token back. */
@@ -9,10 +9,8 @@ interface TakeTokenAttempt extends TakeTokenInput {
 }
 
 /** `POST /queues/sessions/tokens`: take a walk-in token in a session. */
-function takeToken({ idempotencyKey, ...input }: TakeTokenAttempt): Promise<QueueToken> {
-  return api.post<QueueToken>(visitPaths.takeToken, input, {
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+function takeTokenOnce({ idempotencyKey, ...input }: TakeTokenAttempt) {
+  return takeToken(input, idempotencyKey);
 }
 
 /** A random UUID (v4), also where `crypto.randomUUID` is missing (plain-HTTP origins). */
@@ -28,7 +26,7 @@ export function newIdempotencyKey(): string {
 export function useTakeToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: takeToken,
+    mutationFn: takeTokenOnce,
     // The join page shows its refusals in place (visitError.ts).
     meta: { errorShownInline: true },
     onSettled: () => queryClient.invalidateQueries({ queryKey: visitKeys.myTokens() }),
