@@ -109,6 +109,16 @@ describe('the provider workspace in the OpenAPI document', () => {
     },
   );
 
+  it('has no /api route registered outside the table', () => {
+    const fromTable = Object.values(endpoints).map(
+      (e) => `${e.method.toLowerCase()} /api${e.path.replace(/:(\w+)/g, '{$1}')}`,
+    );
+    const documented = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
+    expect(documented.filter((route) => route.includes(' /api/')).sort()).toEqual(fromTable.sort());
+  });
+
   it('documents the workspace error codes with their statuses', () => {
     const description = paths['/api/company/{companyId}/users/{userId}']?.patch?.description ?? '';
     expect(description).toContain('409 last_owner, invite_pending');
