@@ -3,7 +3,7 @@ import { endpoint, signedInErrors } from './endpoint.ts';
 import { phoneInputSchema } from './phone.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
-export const tokenStatusSchema = z.enum([
+export const tokenStatuses = [
   'pending_payment',
   'booked',
   'waiting',
@@ -12,7 +12,9 @@ export const tokenStatusSchema = z.enum([
   'served',
   'no_show',
   'cancelled',
-]);
+] as const;
+export const tokenStatusSchema = z.enum(tokenStatuses);
+export const tokenKinds = ['walk_in', 'booking'] as const;
 export type TokenStatus = z.infer<typeof tokenStatusSchema>;
 
 /**
@@ -57,7 +59,7 @@ export const tokenSchema = z
     queueId: z.uuid(),
     number: z.int(),
     displayNumber: z.string(),
-    kind: z.enum(['walk_in', 'booking']),
+    kind: z.enum(tokenKinds),
     status: tokenStatusSchema,
     serviceId: z.uuid().nullable(),
     slotNo: z.int().nullable(),
@@ -92,7 +94,7 @@ export const tokensQueryInputSchema = z
   .object({
     sessionId: z.uuid().optional(),
     statuses: z.array(tokenStatusSchema).min(1).max(8).optional(),
-    kind: z.enum(['walk_in', 'booking']).optional(),
+    kind: z.enum(tokenKinds).optional(),
     /** The caller's own tokens (across sessions when no sessionId is given). */
     mine: z.boolean().optional(),
   })

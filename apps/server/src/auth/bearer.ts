@@ -68,7 +68,7 @@ export function hostedJwksOf(auth: AuthConfig) {
 }
 
 /** The token of an `Authorization: Bearer <token>` header. */
-export function bearerToken(header: unknown): string {
+function bearerToken(header: unknown): string {
   if (header === undefined) throw new BearerError('missing', 'no Authorization header');
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match?.[1])

@@ -1,8 +1,8 @@
+import { companyPlans, companyRoles, companyUserStatuses } from '@upnext/contract/companies';
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { authUsers } from './auth.ts';
-
-export const companyPlans = ['free', 'pro', 'business'] as const;
+import { isOneOf } from './values.ts';
 
 export const companies = pgTable(
   'companies',
@@ -23,16 +23,14 @@ export const companies = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('companies_plan_check', sql`${t.plan} in ('free', 'pro', 'business')`),
+    check('companies_plan_check', isOneOf(t.plan, companyPlans)),
     check('companies_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('companies_country_check', sql`${t.country} ~ '^[A-Z]{2}$'`),
     check('companies_slug_check', sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
   ],
 );
 
-export const companyRoles = ['owner', 'admin', 'staff'] as const;
 export type CompanyRole = (typeof companyRoles)[number];
-export const companyUserStatuses = ['invited', 'active', 'disabled'] as const;
 
 /** A user's place in a company. Roles are per company; any signed-in user is also a client. */
 export const companyUsers = pgTable(
@@ -56,8 +54,8 @@ export const companyUsers = pgTable(
   (t) => [
     uniqueIndex('company_users_company_user_key').on(t.companyId, t.userId),
     index('company_users_user_idx').on(t.userId),
-    check('company_users_role_check', sql`${t.role} in ('owner', 'admin', 'staff')`),
-    check('company_users_status_check', sql`${t.status} in ('invited', 'active', 'disabled')`),
+    check('company_users_role_check', isOneOf(t.role, companyRoles)),
+    check('company_users_status_check', isOneOf(t.status, companyUserStatuses)),
   ],
 );
 

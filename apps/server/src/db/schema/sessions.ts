@@ -1,3 +1,4 @@
+import { sessionStatuses, slotStatuses } from '@upnext/contract/sessions';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -13,9 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { queues, serviceTypes, subQueues } from './queues.ts';
-
-export const sessionStatuses = ['scheduled', 'open', 'paused', 'closed', 'cancelled'] as const;
-export const slotStatuses = ['open', 'blocked'] as const;
+import { isOneOf } from './values.ts';
 
 export const sessions = pgTable(
   'sessions',
@@ -50,10 +49,7 @@ export const sessions = pgTable(
     index('sessions_queue_date_idx').on(t.queueId, t.date),
     index('sessions_sub_queue_window_idx').on(t.subQueueId, t.startsAt),
     index('sessions_series_idx').on(t.seriesId),
-    check(
-      'sessions_status_check',
-      sql`${t.status} in ('scheduled', 'open', 'paused', 'closed', 'cancelled')`,
-    ),
+    check('sessions_status_check', isOneOf(t.status, sessionStatuses)),
     check('sessions_window_check', sql`${t.endsAt} > ${t.startsAt}`),
     check('sessions_capacity_check', sql`${t.capacity} between 0 and 100000`),
     check('sessions_counter_check', sql`${t.lastIssuedNumber} between 0 and ${t.capacity}`),
@@ -97,7 +93,7 @@ export const slots = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.sessionServiceId, t.slotNo] }),
-    check('slots_status_check', sql`${t.status} in ('open', 'blocked')`),
+    check('slots_status_check', isOneOf(t.status, slotStatuses)),
     check('slots_booked_check', sql`${t.bookedCount} between 0 and ${t.capacity}`),
     check('slots_slot_no_check', sql`${t.slotNo} >= 1`),
   ],

@@ -1,3 +1,4 @@
+import { type TokenStatus, tokenKinds, tokenStatuses } from '@upnext/contract/tokens';
 import { sql } from 'drizzle-orm';
 import {
   check,
@@ -11,19 +12,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import { authUsers } from './auth.ts';
 import { sessionServices, sessions } from './sessions.ts';
+import { isOneOf } from './values.ts';
 
-export const tokenKinds = ['walk_in', 'booking'] as const;
-export const tokenStatuses = [
-  'pending_payment',
-  'booked',
-  'waiting',
-  'called',
-  'serving',
-  'served',
-  'no_show',
-  'cancelled',
-] as const;
-export type TokenStatus = (typeof tokenStatuses)[number];
 /** Statuses a token can still move on from; the rest are final. */
 export const liveTokenStatuses: readonly TokenStatus[] = [
   'pending_payment',
@@ -86,11 +76,8 @@ export const queueTokens = pgTable(
     index('queue_tokens_user_idx').on(t.userId),
     index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),
     check('queue_tokens_number_check', sql`${t.number} >= 1`),
-    check('queue_tokens_kind_check', sql`${t.kind} in ('walk_in', 'booking')`),
-    check(
-      'queue_tokens_status_check',
-      sql`${t.status} in ('pending_payment', 'booked', 'waiting', 'called', 'serving', 'served', 'no_show', 'cancelled')`,
-    ),
+    check('queue_tokens_kind_check', isOneOf(t.kind, tokenKinds)),
+    check('queue_tokens_status_check', isOneOf(t.status, tokenStatuses)),
     check(
       'queue_tokens_booking_check',
       sql`(${t.kind} = 'booking') = (${t.sessionServiceId} is not null and ${t.slotNo} is not null)`,

@@ -19,7 +19,7 @@ import type { Caller, SignedInCaller } from './caller.ts';
 type Queryable = Db | Tx;
 
 /** What the caller is to the resource. */
-export type Relation =
+type Relation =
   | 'owner'
   | 'admin'
   /** Staff who run this session (assigned to its sub-queue, or it has none). */
@@ -55,7 +55,7 @@ export type Target =
   | { kind: 'anything' };
 
 /** Every action of the product, each with the rule that allows it. */
-export const actions = [
+const actions = [
   // Companies and their members.
   'company.create',
   'company.read',
@@ -248,7 +248,7 @@ const hiddenErrors = {
 };
 
 /** The one way a refusal is answered: 401 anonymous, 404 unseen, 403 otherwise. */
-export function refusal(standing: Standing, action: Action): AppError {
+function refusal(standing: Standing, action: Action): AppError {
   const { target } = standing;
   if (standing.caller.kind !== 'user' && !(action in readableByAnyone)) {
     return new AppError('unauthorized', 'Sign in to continue.');

@@ -14,7 +14,7 @@ import type { QueueWithCompany } from './queues.repository.ts';
 
 type Queryable = Db | Tx;
 
-export const queueTarget = (queue: QueueWithCompany) =>
+const queueTarget = (queue: QueueWithCompany) =>
   ({
     kind: 'queue',
     queueId: queue.id,

@@ -28,7 +28,7 @@ function facts(session: SessionContext) {
   };
 }
 
-export const sessionTarget = (session: SessionContext): Target => ({
+const sessionTarget = (session: SessionContext): Target => ({
   kind: 'session',
   sessionId: session.sessionId,
   ...facts(session),

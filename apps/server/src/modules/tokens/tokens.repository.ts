@@ -1,5 +1,5 @@
 import type { SessionCounts } from '@upnext/contract/sessions';
-import { BOOKING_LIVE_WINDOW_MINUTES } from '@upnext/contract/tokens';
+import { BOOKING_LIVE_WINDOW_MINUTES, type TokenStatus } from '@upnext/contract/tokens';
 import { and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
@@ -12,7 +12,7 @@ import {
   subQueues,
   userProfiles,
 } from '../../db/schema/index.ts';
-import { liveTokenStatuses, queueTokens, type TokenStatus } from '../../db/schema/tokens.ts';
+import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
 import { newSubscribeId } from '../users/users.repository.ts';
 
 type Queryable = Db | Tx;
