@@ -28,26 +28,13 @@ afterEach(() => {
   setAuthSession(null);
 });
 
+/** Any endpoint will do for what every call shares: headers, envelopes, failures. */
+const listRequests = (signal?: AbortSignal) =>
+  api.call(endpoints.listJoinRequests, signal ? { signal } : {});
+
 describe('api client', () => {
-  it('calls /api with URL-encoded path variables and the query string', async () => {
-    await api.get('/queues/:queueId/sessions', {
-      params: { queueId: 'a b/c?' },
-      query: { day: 'mon' },
-    });
-    expect(lastRequest().url).toBe('/api/queues/a%20b%2Fc%3F/sessions?day=mon');
-  });
-
-  it('accepts the spec paths written without a leading slash', async () => {
-    await api.post('queues/sessions/slots/tokens-cancel', { tokenId: 't1' });
-    const { url, init, headers } = lastRequest();
-    expect(url).toBe('/api/queues/sessions/slots/tokens-cancel');
-    expect(init.method).toBe('POST');
-    expect(init.body).toBe('{"tokenId":"t1"}');
-    expect(headers.get('Content-Type')).toBe('application/json');
-  });
-
   it('sends no Authorization or time zone header without a token', async () => {
-    await api.get('/company/queues');
+    await listRequests();
     const { headers } = lastRequest();
     expect(headers.has('Authorization')).toBe(false);
     expect(headers.has('X-user-timezone')).toBe(false);
@@ -55,7 +42,7 @@ describe('api client', () => {
 
   it('sends the bearer token and the browser time zone when signed in', async () => {
     setAuthSession({ accessToken: 'token-123', user: { id: 'u1' } });
-    await api.get('/company/queues');
+    await listRequests();
     const { headers } = lastRequest();
     expect(headers.get('Authorization')).toBe('Bearer token-123');
     expect(headers.get('X-user-timezone')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -63,7 +50,7 @@ describe('api client', () => {
 
   it('returns the data of the success envelope', async () => {
     fetchMock.mockResolvedValue(jsonResponse(200, { data: [{ id: 'q1', name: 'Counter' }] }));
-    await expect(api.get('/company/queues')).resolves.toEqual([{ id: 'q1', name: 'Counter' }]);
+    await expect(listRequests()).resolves.toEqual([{ id: 'q1', name: 'Counter' }]);
   });
 
   it('throws an ApiError carrying the error envelope', async () => {
@@ -72,7 +59,7 @@ describe('api client', () => {
         error: { code: 'slot_full', message: 'This slot is already full.', requestId: 'req-7' },
       }),
     );
-    const error = await api.post('/queues/sessions/slots/tokens').catch((e: unknown) => e);
+    const error = await listRequests().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 409,
@@ -85,13 +72,13 @@ describe('api client', () => {
 
   it('throws an http_error ApiError when a gateway answers without an envelope', async () => {
     fetchMock.mockResolvedValue(new Response('<html>Bad gateway</html>', { status: 502 }));
-    const error = await api.get('/company/queues').catch((e: unknown) => e);
+    const error = await listRequests().catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502, code: 'http_error', fromServer: false });
   });
 
   it('turns a network failure into a network_error ApiError', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    const error = await api.get('/company/queues').catch((e: unknown) => e);
+    const error = await listRequests().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 0, code: 'network_error', fromServer: false });
   });
@@ -101,7 +88,7 @@ describe('api client', () => {
     controller.abort();
     const abort = new DOMException('aborted', 'AbortError');
     fetchMock.mockRejectedValue(abort);
-    await expect(api.get('/company/queues', { signal: controller.signal })).rejects.toBe(abort);
+    await expect(listRequests(controller.signal)).rejects.toBe(abort);
   });
 });
 

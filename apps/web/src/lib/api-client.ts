@@ -157,12 +157,4 @@ export const api = {
       ...(signal ? { signal } : {}),
     });
   },
-  get: <T>(pattern: string, options?: Omit<ApiRequestOptions, 'body'>) =>
-    apiRequest<T>('GET', pattern, options),
-  post: <T>(pattern: string, body?: unknown, options?: ApiRequestOptions) =>
-    apiRequest<T>('POST', pattern, { ...options, body }),
-  patch: <T>(pattern: string, body?: unknown, options?: ApiRequestOptions) =>
-    apiRequest<T>('PATCH', pattern, { ...options, body }),
-  delete: <T>(pattern: string, options?: ApiRequestOptions) =>
-    apiRequest<T>('DELETE', pattern, options),
 };
