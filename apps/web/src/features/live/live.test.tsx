@@ -162,6 +162,11 @@ describe('the live console', () => {
     expect(JSON.parse(String(nextCall?.[1]?.body))).toEqual({ sessionId: SESSION });
     expect(screen.getByRole('button', { name: 'Start serving' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'No-show' })).toBeInTheDocument();
+    // The called token is "Now serving", not one of those waiting.
+    await waitFor(() =>
+      expect(within(waiting).queryByText('Ada Lovelace')).not.toBeInTheDocument(),
+    );
+    expect(within(waiting).getByRole('heading', { name: 'Waiting (1)' })).toBeInTheDocument();
   });
 
   it('knows my current token from the server after a reload, and takes over another desk’s', async () => {

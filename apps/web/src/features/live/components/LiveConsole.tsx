@@ -51,9 +51,12 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
     return tokens.find((token) => token.calledByMe && isLive(token)) ?? null;
   }, [tokens, latest, active.dataUpdatedAt]);
 
-  const waiting = tokens
-    .filter((token) => token.status === 'waiting' || isLive(token))
+  // The line, plus tokens called at other desks (they can be taken over); this desk's own
+  // token is the one "Now serving" shows, so it is not in the line.
+  const line = tokens
+    .filter((token) => token.status === 'waiting' || (isLive(token) && token.id !== current?.id))
     .sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+  const waitingCount = line.filter((token) => token.status === 'waiting').length;
   const bookings = tokens
     .filter((token) => token.kind === 'booking' && token.status === 'booked')
     .sort((a, b) => (a.slotStartsAt ?? '').localeCompare(b.slotStartsAt ?? ''));
@@ -147,7 +150,8 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
               <TokenList
                 title={t('list.waiting')}
                 empty={t('list.waitingEmpty')}
-                tokens={waiting}
+                tokens={line}
+                count={waitingCount}
                 detail={waitDetail}
                 selectedId={current?.id}
                 onSelect={(token) => {

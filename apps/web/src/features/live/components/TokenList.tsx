@@ -7,6 +7,8 @@ interface TokenListProps {
   title: string;
   empty: string;
   tokens: readonly QueueToken[];
+  /** The number the title shows, when not every listed token counts (default: all). */
+  count?: number | undefined;
   /** What to show at the row's end: position and wait, or the slot's time. */
   detail: (token: QueueToken) => string;
   /** Called tokens can be taken over by this staff member. */
@@ -14,13 +16,21 @@ interface TokenListProps {
   selectedId?: string | null | undefined;
 }
 
-export function TokenList({ title, empty, tokens, detail, onSelect, selectedId }: TokenListProps) {
+export function TokenList({
+  title,
+  empty,
+  tokens,
+  count = tokens.length,
+  detail,
+  onSelect,
+  selectedId,
+}: TokenListProps) {
   const { t } = useTranslation('live');
   return (
     <Paper withBorder radius="lg" p="md" component="section" aria-label={title}>
       <Stack gap="sm">
         <Title order={2} size="h4">
-          {title} ({tokens.length})
+          {title} ({count})
         </Title>
         {tokens.length === 0 ? (
           <Text c="dimmed">{empty}</Text>
