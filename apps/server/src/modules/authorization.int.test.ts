@@ -76,10 +76,11 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       name: 'Secret Ward',
       visibility: 'private',
     });
+    await world.approveRequester(privateQueue.id);
     await freshQueue('unlisted');
     const subQueue = await asOwner('POST', `/api/queues/${publicQueue.id}/sub-queues`, {
       name: 'Counter 1',
-      staffUserIds: [world.users.staff.userId],
+      staffUserIds: [world.users.assigned.userId],
     });
     const privateSubQueue = await asOwner('POST', `/api/queues/${privateQueue.id}/sub-queues`, {
       name: 'Hidden room',
@@ -113,10 +114,12 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
 
   const company = () => world.companyId;
   const hiddenQueue = () => [ids.privateQueue.name, ids.privateQueue.joinCode];
-  const managersOnly = (ok: number) => statuses(ok, ok, 403, 403, 401, 403);
-  const everyone = statuses(200, 200, 200, 200, 200, 200);
-  const membersOrHidden = statuses(200, 200, 200, 404, 404, 404);
-  const hiddenWrite = statuses(200, 200, 403, 404, 401, 404);
+  const managersOnly = (ok: number) => statuses(ok, ok, 403, 403, 403, 403, 403, 401);
+  const everyone = statuses(200, 200, 200, 200, 200, 200, 200, 200);
+  // A private queue is known to its company's members and its approved requesters only.
+  const membersOrHidden = statuses(200, 200, 200, 200, 404, 200, 404, 404);
+  const hiddenCodes = { 404: 'not_found' };
+  const hiddenWrite = statuses(200, 200, 403, 403, 404, 403, 404, 401);
 
   const cases: MatrixCase[] = [
     // Companies and members ----------------------------------------------------------------
@@ -127,13 +130,13 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         url: '/api/company',
         payload: { name: 'New Co', timezone: 'Europe/London' },
       }),
-      expect: statuses(201, 201, 201, 201, 401, 201),
+      expect: statuses(201, 201, 201, 201, 201, 201, 201, 401),
       snapshot: async () => (await database.db.select().from(companies)).length,
     },
     {
       name: 'GET /company/{id}',
       request: () => ({ method: 'GET', url: `/api/company/${company()}` }),
-      expect: statuses(200, 200, 200, 403, 401, 403),
+      expect: statuses(200, 200, 200, 200, 403, 403, 403, 401),
       secrets: () => ['Matrix Clinic'],
     },
     {
@@ -151,7 +154,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       name: 'GET /company/{id}/users',
       request: () => ({ method: 'GET', url: `/api/company/${company()}/users` }),
       expect: managersOnly(200),
-      secrets: () => [world.users.owner.email, world.users.staff.email],
+      secrets: () => [world.users.owner.email, world.users.assigned.email],
     },
     {
       name: 'POST /company/{id}/users',
@@ -195,7 +198,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
             ? '/api/user/user-data'
             : `/api/user/user-data?userId=${encodeURIComponent(w.users[actor].email)}`,
       }),
-      expect: statuses(200, 200, 200, 200, 401, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 401),
       check: (response, actor, w) => {
         if (actor !== 'anonymous') expect(response.json().data.userId).toBe(w.users[actor].userId);
       },
@@ -204,10 +207,11 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       name: "GET /user/user-data (a staff member's)",
       request: (w) => ({
         method: 'GET',
-        url: `/api/user/user-data?userId=${encodeURIComponent(w.users.staff.email)}`,
+        url: `/api/user/user-data?userId=${encodeURIComponent(w.users.assigned.email)}`,
       }),
-      expect: statuses(200, 200, 200, 403, 401, 403),
-      secrets: (w) => [w.users.staff.userId],
+      // Only its owner (here `assigned`) and the company's managers read a roles record.
+      expect: statuses(200, 200, 200, 403, 403, 403, 403, 401),
+      secrets: (w) => [w.users.assigned.userId],
     },
     {
       name: 'PATCH /user/profile',
@@ -216,7 +220,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         url: '/api/user/profile',
         payload: { displayName: 'Me' },
       }),
-      expect: statuses(200, 200, 200, 200, 401, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 401),
     },
     // Queues -------------------------------------------------------------------------------
     {
@@ -225,7 +229,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       expect: everyone,
       check: (response, actor) => {
         const visibilities = response.json().data.map((q: { visibility: string }) => q.visibility);
-        if (['owner', 'admin', 'staff'].includes(actor)) {
+        if (['owner', 'admin', 'assigned', 'unassigned'].includes(actor)) {
           expect(visibilities).toContain('private');
         } else {
           expect(new Set(visibilities)).toEqual(new Set(['public']));
@@ -252,6 +256,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       name: 'GET /company/queues/{queueId} (private)',
       request: () => ({ method: 'GET', url: `/api/company/queues/${ids.privateQueue.id}` }),
       expect: membersOrHidden,
+      codes: hiddenCodes,
       secrets: hiddenQueue,
     },
     {
@@ -272,6 +277,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         payload: { description: 'changed' },
       }),
       expect: hiddenWrite,
+      codes: hiddenCodes,
       snapshot: () => database.db.select().from(queues).where(eq(queues.id, ids.privateQueue.id)),
       secrets: hiddenQueue,
     },
@@ -293,7 +299,8 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
     {
       name: 'GET /queues/by-code/{code} (private)',
       request: () => ({ method: 'GET', url: `/api/queues/by-code/${ids.privateQueue.joinCode}` }),
-      expect: statuses(200, 200, 200, 403, 403, 403),
+      expect: statuses(200, 200, 200, 200, 403, 200, 403, 403),
+      codes: { 403: 'join_request_required' },
       check: (response) => expect(response.json().data.visibility).toBe('private'),
     },
     // Sub-queues ---------------------------------------------------------------------------
@@ -302,14 +309,15 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       request: () => ({ method: 'GET', url: `/api/queues/${ids.publicQueue.id}/sub-queues` }),
       expect: everyone,
       check: (response, actor, w) => {
-        const members = ['owner', 'admin', 'staff'].includes(actor);
-        expect(response.body.includes(w.users.staff.userId)).toBe(members);
+        const members = ['owner', 'admin', 'assigned', 'unassigned'].includes(actor);
+        expect(response.body.includes(w.users.assigned.userId)).toBe(members);
       },
     },
     {
       name: 'GET /queues/{queueId}/sub-queues (private queue)',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.privateQueue.id}/sub-queues` }),
       expect: membersOrHidden,
+      codes: hiddenCodes,
       secrets: () => ['Hidden room', ...hiddenQueue()],
     },
     {
@@ -337,6 +345,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         url: `/api/queues/${ids.privateQueue.id}/sub-queues/${ids.privateSubQueueId}`,
       }),
       expect: membersOrHidden,
+      codes: hiddenCodes,
       secrets: () => ['Hidden room'],
     },
     {
@@ -344,7 +353,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       request: () => ({
         method: 'PATCH',
         url: `/api/queues/${ids.publicQueue.id}/sub-queues/${ids.subQueueId}`,
-        payload: { staffUserIds: [world.users.staff.userId, world.users.admin.userId] },
+        payload: { staffUserIds: [world.users.assigned.userId, world.users.admin.userId] },
       }),
       expect: managersOnly(200),
       snapshot: async () => [
@@ -373,6 +382,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       name: 'GET /queues/{queueId}/service-types (private queue)',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.privateQueue.id}/service-types` }),
       expect: membersOrHidden,
+      codes: hiddenCodes,
       secrets: hiddenQueue,
     },
     {
@@ -428,6 +438,7 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       name: 'GET /queues/{queueId}/service-areas (private queue)',
       request: () => ({ method: 'GET', url: `/api/queues/${ids.privateQueue.id}/service-areas` }),
       expect: membersOrHidden,
+      codes: hiddenCodes,
       secrets: hiddenQueue,
     },
     {
@@ -530,7 +541,9 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         url: '/api/queues/requests',
         payload: { queueId: ids.privateQueue.id, message: 'Please' },
       }),
-      expect: statuses(409, 409, 409, 201, 401, 201),
+      // Members need no request; an approved requester gets their request back.
+      expect: statuses(409, 409, 409, 409, 201, 200, 201, 401),
+      codes: { 409: 'join_request_not_needed' },
       snapshot: () => database.db.select().from(joinRequests),
     },
     {
@@ -540,15 +553,15 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         url: `/api/queues/requests?queueId=${ids.privateQueue.id}`,
       }),
       expect: managersOnly(200),
-      secrets: (w) => [w.users.client.email],
+      secrets: (w) => [w.users.visitor.email],
     },
     {
       name: 'GET /queues/requests (own)',
       request: () => ({ method: 'GET', url: '/api/queues/requests' }),
-      expect: statuses(200, 200, 200, 200, 401, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 401),
       check: (response, actor, w) => {
         for (const r of response.json().data) {
-          expect(r.userId).toBe(w.users[actor as 'client'].userId);
+          expect(r.userId).toBe(w.users[actor as 'visitor'].userId);
         }
       },
     },
@@ -578,12 +591,13 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         const created = await t.app.inject({
           method: 'POST',
           url: '/api/queues/requests',
-          headers: w.users.client.headers,
+          headers: w.users.visitor.headers,
           payload: { queueId: queue.id },
         });
         return { method: 'DELETE', url: `/api/queues/requests/${created.json().data.id}` };
       },
-      expect: statuses(404, 404, 404, 200, 401, 404),
+      expect: statuses(404, 404, 404, 404, 404, 404, 200, 401),
+      codes: { 404: 'not_found' },
       snapshot: () => database.db.select().from(joinRequests),
     },
   ];

@@ -1,6 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { companies, companyUsers } from '../db/schema/companies.ts';
+import { joinRequests } from '../db/schema/queues.ts';
 import type { TestApp } from './app.ts';
 import { createTestUser, type TestUser } from './users.ts';
 
@@ -9,7 +10,21 @@ import { createTestUser, type TestUser } from './users.ts';
  * refused answers are bare error envelopes leaking nothing, and that refused writes change
  * nothing. Extend `MatrixCase`s for new routes; the actors stay the same.
  */
-const matrixActors = ['owner', 'admin', 'staff', 'client', 'anonymous', 'outsider'] as const;
+export const matrixActors = [
+  'owner',
+  'admin',
+  /** Staff assigned to the sub-queue of the session (or queue) at hand. */
+  'assigned',
+  /** Staff of the company assigned to no sub-queue: they read but do not run sessions. */
+  'unassigned',
+  /** A member (owner) of another company. */
+  'outsider',
+  /** A signed-in user with an approved request to the private queue at hand. */
+  'requester',
+  /** A signed-in user with no role anywhere. */
+  'visitor',
+  'anonymous',
+] as const;
 export type MatrixActor = (typeof matrixActors)[number];
 
 export type MatrixWorld = {
@@ -19,9 +34,14 @@ export type MatrixWorld = {
   otherCompanyId: string;
   users: Record<Exclude<MatrixActor, 'anonymous'>, TestUser>;
   headers: (actor: MatrixActor) => Record<string, string>;
+  /** Makes `requester` an approved requester of a (private) queue. */
+  approveRequester: (queueId: string) => Promise<void>;
 };
 
-/** A company with an owner, an admin and a staff member, a signed-in client, and an outsider. */
+/**
+ * A company with an owner, an admin and two staff members (the test assigns `assigned` to its
+ * sub-queues), a signed-in visitor, a would-be requester, and an outsider.
+ */
 export async function createMatrixWorld(t: TestApp): Promise<MatrixWorld> {
   const db = t.database.db;
   const [company, other] = await db
@@ -43,8 +63,10 @@ export async function createMatrixWorld(t: TestApp): Promise<MatrixWorld> {
   const users = {
     owner: await createTestUser(t),
     admin: await createTestUser(t),
-    staff: await createTestUser(t),
-    client: await createTestUser(t),
+    assigned: await createTestUser(t),
+    unassigned: await createTestUser(t),
+    requester: await createTestUser(t),
+    visitor: await createTestUser(t),
     outsider: await createTestUser(t),
   };
   const member = (user: TestUser, companyId: string, role: 'owner' | 'admin' | 'staff') => ({
@@ -59,7 +81,8 @@ export async function createMatrixWorld(t: TestApp): Promise<MatrixWorld> {
     .values([
       member(users.owner, company.id, 'owner'),
       member(users.admin, company.id, 'admin'),
-      member(users.staff, company.id, 'staff'),
+      member(users.assigned, company.id, 'staff'),
+      member(users.unassigned, company.id, 'staff'),
       member(users.outsider, other.id, 'owner'),
     ]);
   return {
@@ -68,6 +91,11 @@ export async function createMatrixWorld(t: TestApp): Promise<MatrixWorld> {
     otherCompanyId: other.id,
     users,
     headers: (actor) => (actor === 'anonymous' ? {} : users[actor].headers),
+    approveRequester: async (queueId) => {
+      await db
+        .insert(joinRequests)
+        .values({ queueId, userId: users.requester.userId, status: 'approved' });
+    },
   };
 }
 
@@ -83,6 +111,8 @@ export type MatrixCase = {
   /** Builds the request; may create a fresh target first (so earlier successes do not interfere). */
   request: (world: MatrixWorld, actor: MatrixActor) => Promise<MatrixRequest> | MatrixRequest;
   expect: Record<MatrixActor, number>;
+  /** Error code by refused status, over the defaults 401 `unauthorized`, 403 `forbidden`. */
+  codes?: Partial<Record<number, string>>;
   /** State that a refused call must leave untouched (e.g. the rows the route writes). */
   snapshot?: (world: MatrixWorld) => Promise<unknown>;
   /** Strings that must not appear in refused answers (names, codes, emails of hidden things). */
@@ -90,6 +120,8 @@ export type MatrixCase = {
   /** Extra checks on a successful answer, e.g. that visitors do not see staff assignments. */
   check?: (response: LightMyRequestResponse, actor: MatrixActor, world: MatrixWorld) => void;
 };
+
+const defaultCodes: Partial<Record<number, string>> = { 401: 'unauthorized', 403: 'forbidden' };
 
 /** Registers one test per case and actor. Call inside a `describe` that sets up the world. */
 export function authorizationMatrix(cases: MatrixCase[], getWorld: () => MatrixWorld): void {
@@ -110,6 +142,8 @@ export function authorizationMatrix(cases: MatrixCase[], getWorld: () => MatrixW
         const body = response.json() as Record<string, unknown>;
         if (status >= 400) {
           expect(Object.keys(body)).toEqual(['error']);
+          const code = { ...defaultCodes, ...testCase.codes }[status];
+          expect(body.error).toEqual(expect.objectContaining({ code }));
           for (const secret of testCase.secrets?.(world) ?? []) {
             expect(response.body).not.toContain(secret);
           }
@@ -123,14 +157,16 @@ export function authorizationMatrix(cases: MatrixCase[], getWorld: () => MatrixW
   }
 }
 
-/** Shorthand for expectations: `statuses(200, 200, 403, 403, 401, 403)` in `matrixActors` order. */
+/** Shorthand for expectations, in `matrixActors` order. */
 export function statuses(
   owner: number,
   admin: number,
-  staff: number,
-  client: number,
-  anonymous: number,
+  assigned: number,
+  unassigned: number,
   outsider: number,
+  requester: number,
+  visitor: number,
+  anonymous: number,
 ): Record<MatrixActor, number> {
-  return { owner, admin, staff, client, anonymous, outsider };
+  return { owner, admin, assigned, unassigned, outsider, requester, visitor, anonymous };
 }

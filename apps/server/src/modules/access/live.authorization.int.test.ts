@@ -22,6 +22,7 @@ import {
   wssUrl,
 } from '../../realtime/testing.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { type MatrixActor, matrixActors, statuses } from '../../test/authorization.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
 import { createLiveSession } from '../../test/live-session.ts';
 import { createTestUser, type TestUser } from '../../test/users.ts';
@@ -36,20 +37,9 @@ import { createTestUser, type TestUser } from '../../test/users.ts';
  * contract, so a route or topic without a matrix row (here or in the other matrix files) fails.
  */
 
-const actors = [
-  'owner',
-  'admin',
-  'assigned',
-  'unassigned',
-  'outsider',
-  'requester',
-  'visitor',
-  'anonymous',
-] as const;
-type Actor = (typeof actors)[number];
 type Live = Awaited<ReturnType<typeof createLiveSession>>;
 type Scene = 'public' | 'private';
-type Scenery = Live & { people: Record<Actor, TestUser | undefined> };
+type Scenery = Live & { people: Record<MatrixActor, TestUser | undefined> };
 
 /** The matrix files whose rows, together, must cover every /api route. */
 const matrixFiles = [
@@ -58,33 +48,13 @@ const matrixFiles = [
   'modules/sessions/sessions.authorization.int.test.ts',
 ];
 
-const row = (
-  owner: number,
-  admin: number,
-  assigned: number,
-  unassigned: number,
-  outsider: number,
-  requester: number,
-  visitor: number,
-  anonymous: number,
-): Record<Actor, number> => ({
-  owner,
-  admin,
-  assigned,
-  unassigned,
-  outsider,
-  requester,
-  visitor,
-  anonymous,
-});
-
 type Request = { method: InjectOptions['method']; url: string; payload?: object };
 type Case = {
   name: string;
   scene: Scene;
   /** Sets the scene (a token, a booking, a meeting...) and builds the request. */
-  request: (live: Scenery, actor: Actor) => Promise<Request> | Request;
-  expect: Record<Actor, number>;
+  request: (live: Scenery, actor: MatrixActor) => Promise<Request> | Request;
+  expect: Record<MatrixActor, number>;
   /** The code of a 404 (others: 401 unauthorized, 403 forbidden). */
   notFound?: string;
 };
@@ -235,26 +205,26 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     };
   }
 
-  // Expectations by rule (owner, admin, assigned, unassigned, outsider, requester, visitor, anonymous).
+  // Expectations by rule (in `matrixActors` order).
   const readers = {
-    public: row(200, 200, 200, 200, 200, 200, 200, 401),
-    private: row(200, 200, 200, 200, 200, 200, 200, 401),
+    public: statuses(200, 200, 200, 200, 200, 200, 200, 401),
+    private: statuses(200, 200, 200, 200, 200, 200, 200, 401),
   };
   const runners = (ok: number) => ({
-    public: row(ok, ok, ok, 403, 403, 403, 403, 401),
-    private: row(ok, ok, ok, 403, 404, 403, 404, 401),
+    public: statuses(ok, ok, ok, 403, 403, 403, 403, 401),
+    private: statuses(ok, ok, ok, 403, 404, 403, 404, 401),
   });
   const members = {
-    public: row(200, 200, 200, 200, 403, 403, 403, 401),
-    private: row(200, 200, 200, 200, 404, 403, 404, 401),
+    public: statuses(200, 200, 200, 200, 403, 403, 403, 401),
+    private: statuses(200, 200, 200, 200, 404, 403, 404, 401),
   };
   const takers = {
-    public: row(201, 201, 201, 201, 201, 201, 201, 401),
-    private: row(201, 201, 201, 201, 404, 201, 404, 401),
+    public: statuses(201, 201, 201, 201, 201, 201, 201, 401),
+    private: statuses(201, 201, 201, 201, 404, 201, 404, 401),
   };
   const both = (
     name: string,
-    expectations: Record<Scene, Record<Actor, number>>,
+    expectations: Record<Scene, Record<MatrixActor, number>>,
     spec: Omit<Case, 'name' | 'scene' | 'expect'>,
   ): Case[] => [
     { name, scene: 'public', expect: expectations.public, ...spec },
@@ -270,8 +240,8 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     ...both(
       'POST /queues/sessions/tokens (walk-in)',
       {
-        public: row(201, 201, 201, 403, 201, 201, 201, 401),
-        private: row(201, 201, 201, 403, 404, 201, 404, 401),
+        public: statuses(201, 201, 201, 403, 201, 201, 201, 401),
+        private: statuses(201, 201, 201, 403, 404, 201, 404, 401),
       },
       {
         request: (live) =>
@@ -282,7 +252,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       request: (live, actor) =>
         post('/queues/sessions/slots/tokens', {
           serviceId: live.serviceId,
-          slotNo: live.futureSlotNo + actors.indexOf(actor),
+          slotNo: live.futureSlotNo + matrixActors.indexOf(actor),
         }),
     }),
     ...both('POST /queues/sessions/tokens-query', readers, {
@@ -301,8 +271,8 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     ...both(
       'GET /queues/sessions/slots/booking-details',
       {
-        public: row(200, 200, 200, 200, 404, 404, 404, 401),
-        private: row(200, 200, 200, 200, 404, 404, 404, 401),
+        public: statuses(200, 200, 200, 200, 404, 404, 404, 401),
+        private: statuses(200, 200, 200, 200, 404, 404, 404, 401),
       },
       {
         request: async (live) => ({
@@ -318,8 +288,8 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       both(
         `POST ${url}`,
         {
-          public: row(200, 200, 200, 403, 404, 404, 404, 401),
-          private: row(200, 200, 200, 403, 404, 404, 404, 401),
+          public: statuses(200, 200, 200, 403, 404, 404, 404, 401),
+          private: statuses(200, 200, 200, 403, 404, 404, 404, 401),
         },
         {
           request: async (live) =>
@@ -331,8 +301,8 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     ...both(
       'GET /queues/sessions/{sessionId}/board',
       {
-        public: row(200, 200, 200, 200, 200, 200, 200, 200),
-        private: row(200, 200, 200, 200, 404, 200, 404, 404),
+        public: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+        private: statuses(200, 200, 200, 200, 404, 200, 404, 404),
       },
       { request: (live) => ({ method: 'GET', url: `/queues/sessions/${live.session.id}/board` }) },
     ),
@@ -362,8 +332,8 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     ...both(
       'POST /queues/sessions/service-time-query',
       {
-        public: row(200, 200, 200, 200, 403, 403, 403, 401),
-        private: row(200, 200, 200, 200, 403, 403, 403, 401),
+        public: statuses(200, 200, 200, 200, 403, 403, 403, 401),
+        private: statuses(200, 200, 200, 200, 403, 403, 403, 401),
       },
       {
         request: (live) =>
@@ -394,7 +364,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         name: `${method} ${path}`,
         scene: 'public',
         // Only its two parties (here the owner who rang) know a meeting exists.
-        expect: row(200, 404, 404, 404, 404, 404, 404, 401),
+        expect: statuses(200, 404, 404, 404, 404, 404, 404, 401),
         notFound: 'meeting_not_found',
         request: async (live) => {
           const url = `/meetings/${await meetingIn(live)}${suffix}`;
@@ -413,7 +383,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         // Someone else's invitation: nobody but its invitee may answer it.
         name: `POST /user/invitations/{companyId}/${answer}`,
         scene: 'public',
-        expect: row(404, 404, 404, 404, 404, 404, 404, 401),
+        expect: statuses(404, 404, 404, 404, 404, 404, 404, 401),
         notFound: 'invitation_not_found',
         request: async (live) => {
           const invitee = await createTestUser(t);
@@ -432,14 +402,14 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       (url): Case => ({
         name: `GET ${url}`,
         scene: 'public',
-        expect: row(200, 200, 200, 200, 200, 200, 200, 200),
+        expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
         request: () => ({ method: 'GET', url }),
       }),
     ),
   ];
 
   for (const testCase of cases) {
-    for (const actor of actors) {
+    for (const actor of matrixActors) {
       const status = testCase.expect[actor];
       it(`${testCase.name} as ${actor} -> ${status}`, async () => {
         const live = scenes[testCase.scene];
@@ -466,12 +436,12 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     name: string;
     scene: Scene;
     destination: () => string;
-    expect: Record<Actor, boolean>;
+    expect: Record<MatrixActor, boolean>;
   };
-  const onlyVisitor = row(0, 0, 0, 0, 0, 0, 1, 0);
-  const yes = (flags: Record<Actor, number>) =>
-    Object.fromEntries(actors.map((actor) => [actor, flags[actor] === 1])) as Record<
-      Actor,
+  const onlyVisitor = statuses(0, 0, 0, 0, 0, 0, 1, 0);
+  const yes = (flags: Record<MatrixActor, number>) =>
+    Object.fromEntries(matrixActors.map((actor) => [actor, flags[actor] === 1])) as Record<
+      MatrixActor,
       boolean
     >;
   const destinations: Destination[] = [
@@ -491,18 +461,18 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       name: 'SUBSCRIBE /topic/session/{sessionId}',
       scene: 'public',
       destination: () => topics.session(scenes.public.session.id),
-      expect: yes(row(1, 1, 1, 1, 1, 1, 1, 1)),
+      expect: yes(statuses(1, 1, 1, 1, 1, 1, 1, 1)),
     },
     {
       name: 'SUBSCRIBE /topic/session/{sessionId} (private queue)',
       scene: 'private',
       destination: () => topics.session(scenes.private.session.id),
-      expect: yes(row(1, 1, 1, 1, 0, 1, 0, 0)),
+      expect: yes(statuses(1, 1, 1, 1, 0, 1, 0, 0)),
     },
   ];
 
   for (const { name, scene, destination, expect: allowed } of destinations) {
-    for (const actor of actors) {
+    for (const actor of matrixActors) {
       it(`${name} as ${actor} -> ${allowed[actor] ? 'subscribed' : 'refused'}`, async () => {
         const user = scenes[scene].people[actor];
         expect(await subscribeOutcome(base, user?.accessToken, destination())).toBe(
@@ -512,7 +482,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
     }
   }
 
-  for (const actor of actors) {
+  for (const actor of matrixActors) {
     it(`SEND ${callDestination} as ${actor}: refused without a meeting of theirs`, async () => {
       const user = scenes.public.people[actor];
       const stomp = await connectStomp(wssUrl(base, user?.accessToken));

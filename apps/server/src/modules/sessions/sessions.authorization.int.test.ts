@@ -88,6 +88,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
       ])
       .returning();
     if (!queue || !privateQueue) throw new Error('queues not created');
+    await world.approveRequester(privateQueue.id);
     const [assigned, other] = await db
       .insert(subQueues)
       .values([
@@ -98,7 +99,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
     if (!assigned || !other) throw new Error('sub-queues not created');
     await db
       .insert(subQueueStaff)
-      .values({ subQueueId: assigned.id, userId: world.users.staff.userId });
+      .values({ subQueueId: assigned.id, userId: world.users.assigned.userId });
     const [serviceType] = await db
       .insert(serviceTypes)
       .values({ queueId: queue.id, name: 'Check-up', durationMinutes: 15 })
@@ -145,7 +146,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
           },
         };
       },
-      expect: statuses(201, 201, 403, 403, 401, 403),
+      expect: statuses(201, 201, 403, 403, 403, 403, 403, 401),
       snapshot: sessionRows,
     },
     {
@@ -164,7 +165,8 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
           },
         };
       },
-      expect: statuses(201, 201, 403, 404, 401, 404),
+      expect: statuses(201, 201, 403, 403, 404, 403, 404, 401),
+      codes: { 404: 'not_found' },
       snapshot: sessionRows,
       secrets: () => ['Secret Ward'],
     },
@@ -175,7 +177,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         url: '/api/queues/sessions/edit',
         payload: { sessionId: (await freshSession()).id, changes: { notes: 'Moved' } },
       }),
-      expect: statuses(200, 200, 403, 403, 401, 403),
+      expect: statuses(200, 200, 403, 403, 403, 403, 403, 401),
       snapshot: sessionRows,
     },
     {
@@ -185,7 +187,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         url: '/api/queues/sessions/delete',
         payload: { sessionId: (await freshSession()).id, scope: 'following' },
       }),
-      expect: statuses(200, 200, 403, 403, 401, 403),
+      expect: statuses(200, 200, 403, 403, 403, 403, 403, 401),
       snapshot: sessionRows,
     },
     {
@@ -198,7 +200,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
           status: 'open',
         },
       }),
-      expect: statuses(200, 200, 200, 403, 401, 403),
+      expect: statuses(200, 200, 200, 403, 403, 403, 403, 401),
       snapshot: sessionRows,
     },
     {
@@ -211,7 +213,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
           status: 'cancelled',
         },
       }),
-      expect: statuses(200, 200, 403, 403, 401, 403),
+      expect: statuses(200, 200, 403, 403, 403, 403, 403, 401),
       snapshot: sessionRows,
     },
     {
@@ -222,7 +224,8 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         payload: { sessionId: ids.privateSessionId, status: 'scheduled' },
       }),
       // Members pass the policy and meet the transition rule; the rest never learn of it.
-      expect: statuses(409, 409, 409, 404, 401, 404),
+      expect: statuses(409, 409, 409, 409, 404, 403, 404, 401),
+      codes: { 404: 'session_not_found', 409: 'invalid_transition' },
       secrets: () => ['Secret Ward'],
     },
     {
@@ -231,7 +234,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         method: 'GET',
         url: `/api/queues/${ids.queueId}/sessions?from=2027-01-01`,
       }),
-      expect: statuses(200, 200, 200, 200, 200, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
       check: (response) => expect(listed(response.body)).toContain(ids.session.id),
     },
     {
@@ -240,7 +243,8 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         method: 'GET',
         url: `/api/queues/${ids.privateQueueId}/sessions?from=2027-01-01`,
       }),
-      expect: statuses(200, 200, 200, 404, 404, 404),
+      expect: statuses(200, 200, 200, 200, 404, 200, 404, 404),
+      codes: { 404: 'not_found' },
       secrets: () => ['Secret Ward', ids.privateSessionId],
     },
     {
@@ -249,7 +253,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         method: 'GET',
         url: `/api/company/queues/${ids.queueId}/sessions/${ids.session.id}`,
       }),
-      expect: statuses(200, 200, 200, 200, 200, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
     },
     {
       name: 'GET /company/queues/{queueId}/sessions/{sessionId} (private queue)',
@@ -257,18 +261,19 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         method: 'GET',
         url: `/api/company/queues/${ids.privateQueueId}/sessions/${ids.privateSessionId}`,
       }),
-      expect: statuses(200, 200, 200, 404, 404, 404),
+      expect: statuses(200, 200, 200, 200, 404, 200, 404, 404),
+      codes: { 404: 'not_found' },
       secrets: () => ['Secret Ward'],
     },
     {
       name: 'GET /queues/sessions (mine today)',
       request: () => ({ method: 'GET', url: '/api/queues/sessions' }),
-      expect: statuses(200, 200, 200, 200, 401, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 401),
       check: (response, actor) => {
         const found = listed(response.body);
         if (actor === 'owner' || actor === 'admin') {
           expect(found).toEqual(expect.arrayContaining([ids.todayAssignedId, ids.todayOtherId]));
-        } else if (actor === 'staff') {
+        } else if (actor === 'assigned') {
           expect(found).toEqual([ids.todayAssignedId]);
         } else {
           expect(found).toEqual([]);
@@ -282,19 +287,21 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         url: '/api/queues/sessions/query',
         payload: { from: '2027-01-01', limit: 500 },
       }),
-      expect: statuses(200, 200, 200, 200, 200, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
       check: (response, actor) => {
         const found = listed(response.body);
         expect(found).toContain(ids.session.id);
         expect(found.includes(ids.privateSessionId)).toBe(
-          ['owner', 'admin', 'staff'].includes(actor),
+          // Not `requester`: the query leaves out private queues' sessions for their approved
+          // requesters though they may read them one by one (reported on issue 11).
+          ['owner', 'admin', 'assigned', 'unassigned'].includes(actor),
         );
       },
     },
     {
       name: 'GET /queues/sessions/{sessionId}/services',
       request: () => ({ method: 'GET', url: `/api/queues/sessions/${ids.session.id}/services` }),
-      expect: statuses(200, 200, 200, 200, 200, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
     },
     {
       name: 'POST /queues/sessions/{sessionId}/services',
@@ -303,7 +310,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         url: `/api/queues/sessions/${(await freshSession()).id}/services`,
         payload: { serviceTypeId: ids.serviceTypeId, slotMinutes: 15, capacityPerSlot: 1 },
       }),
-      expect: statuses(201, 201, 403, 403, 401, 403),
+      expect: statuses(201, 201, 403, 403, 403, 403, 403, 401),
       snapshot: () =>
         database.db.select().from(slots).orderBy(slots.sessionServiceId, slots.slotNo),
     },
@@ -313,7 +320,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         method: 'GET',
         url: `/api/queues/sessions/services/${ids.session.serviceId}/slots`,
       }),
-      expect: statuses(200, 200, 200, 200, 200, 200),
+      expect: statuses(200, 200, 200, 200, 200, 200, 200, 200),
     },
     {
       name: 'POST /queues/sessions/services/slots-status (assigned sub-queue)',
@@ -325,7 +332,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
           payload: { serviceId: session.serviceId, slotNos: [1], status: 'blocked' },
         };
       },
-      expect: statuses(200, 200, 200, 403, 401, 403),
+      expect: statuses(200, 200, 200, 403, 403, 403, 403, 401),
       snapshot: () =>
         database.db
           .select()
@@ -343,7 +350,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
           payload: { serviceId: session.serviceId, slotNos: [1, 2], status: 'blocked' },
         };
       },
-      expect: statuses(200, 200, 403, 403, 401, 403),
+      expect: statuses(200, 200, 403, 403, 403, 403, 403, 401),
       snapshot: () =>
         database.db
           .select()
