@@ -5,8 +5,9 @@ import {
   type CreateCompanyBody,
   createCompanyBodySchema,
 } from '@upnext/contract/companies';
+import { DEFAULT_COUNTRY } from '@upnext/contract/phone';
 import { useTranslation } from 'react-i18next';
-import { contractErrors } from './formErrors.ts';
+import { contractErrors, phoneBody, phoneError } from './formErrors.ts';
 import { browserTimeZone, currencyOptions, timeZoneOptions } from './options.ts';
 
 export interface CompanyFormValues {
@@ -18,7 +19,8 @@ export interface CompanyFormValues {
   logoUrl: string;
 }
 
-function toBody(values: CompanyFormValues, full: boolean): CreateCompanyBody {
+/** `country` reads the contact phone (the company's; new companies have none yet). */
+function toBody(values: CompanyFormValues, full: boolean, country: string): CreateCompanyBody {
   const body: CreateCompanyBody = {
     name: values.name.trim(),
     timezone: values.timezone,
@@ -28,7 +30,7 @@ function toBody(values: CompanyFormValues, full: boolean): CreateCompanyBody {
   return {
     ...body,
     contactEmail: values.contactEmail.trim() || null,
-    contactPhone: values.contactPhone.trim() || null,
+    contactPhone: phoneBody(values.contactPhone, country),
     logoUrl: values.logoUrl.trim() || null,
   };
 }
@@ -51,6 +53,7 @@ export function CompanyForm({
 }: CompanyFormProps) {
   const { t } = useTranslation('workspace');
   const full = Boolean(company);
+  const country = company?.country ?? DEFAULT_COUNTRY;
   const form = useForm<CompanyFormValues>({
     mode: 'controlled',
     initialValues: {
@@ -61,11 +64,15 @@ export function CompanyForm({
       contactPhone: company?.contactPhone ?? '',
       logoUrl: company?.logoUrl ?? '',
     },
-    validate: (values) => contractErrors(createCompanyBodySchema, toBody(values, full)),
+    validate: (values) => {
+      const errors = contractErrors(createCompanyBodySchema, toBody(values, full, country));
+      const phone = full ? phoneError(values.contactPhone, country) : null;
+      return phone ? { ...errors, contactPhone: phone } : errors;
+    },
   });
 
   return (
-    <form onSubmit={form.onSubmit((values) => onSubmit(toBody(values, full)))} noValidate>
+    <form onSubmit={form.onSubmit((values) => onSubmit(toBody(values, full, country)))} noValidate>
       <Stack gap="md">
         <TextInput
           label={t('company.fields.name')}

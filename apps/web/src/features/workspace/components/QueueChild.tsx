@@ -151,17 +151,24 @@ export function Panel<Item extends Named, Create, Update>({
   );
 }
 
-/** A part's form state, validated by the part's contract schema (`fieldOf` maps body fields). */
+/**
+ * A part's form state, validated by the part's contract schema (`fieldOf` maps body fields)
+ * and by `check`, for rules the schema cannot run alone (a phone read in the company's country).
+ */
 export function useForm<Values extends { name: string }>(
   api: { parts: { createBody: z.ZodType } },
   initialValues: Values,
   toBody: (values: Values) => unknown,
   fieldOf?: Record<string, string>,
+  check?: (values: Values) => Record<string, string>,
 ) {
   return useMantineForm<Values>({
     mode: 'controlled',
     initialValues,
-    validate: (values) => contractErrors(api.parts.createBody, toBody(values), fieldOf),
+    validate: (values) => ({
+      ...contractErrors(api.parts.createBody, toBody(values), fieldOf),
+      ...check?.(values),
+    }),
   });
 }
 

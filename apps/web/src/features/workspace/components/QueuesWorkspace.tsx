@@ -29,6 +29,7 @@ import {
   IconSettings,
   IconStethoscope,
 } from '@tabler/icons-react';
+import { DEFAULT_COUNTRY } from '@upnext/contract/phone';
 import type { Queue } from '@upnext/contract/queues';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { useState } from 'react';
@@ -353,7 +354,11 @@ function QueueList({ company, canManage }: { company: Membership; canManage: boo
               />
             </Tabs.Panel>
             <Tabs.Panel value="serviceAreas">
-              <ServiceAreasPanel queueId={openQueue.id} canManage={canManage} />
+              <ServiceAreasPanel
+                queueId={openQueue.id}
+                canManage={canManage}
+                country={details.data?.country ?? DEFAULT_COUNTRY}
+              />
             </Tabs.Panel>
             <Tabs.Panel value="joinLink">
               <JoinLinkPanel queue={openQueue} />

@@ -15,7 +15,10 @@ interface SchedulePreviewProps {
 /** What the schedule would create, each occurrence with the sessions it would overlap. */
 export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
   const { t, i18n } = useTranslation('workspace');
-  const clashing = result.planned.filter((p) => p.conflicts.length > 0);
+  // Skipped dates (skipConflicts) create nothing: they are listed, but not counted or alarming.
+  const created = result.planned.filter((p) => !p.skipped);
+  const skipped = result.planned.length - created.length;
+  const clashing = created.filter((p) => p.conflicts.length > 0);
 
   return (
     <Paper
@@ -31,7 +34,7 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
           {t('schedule.preview.title')}
         </Title>
         {stale ? <Notice tone="yellow">{t('schedule.preview.stale')}</Notice> : null}
-        {result.planned.length === 0 ? (
+        {created.length === 0 ? (
           <Notice tone="yellow" role="status">
             {t('schedule.preview.none')}
           </Notice>
@@ -44,14 +47,19 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
           >
             {t('schedule.preview.conflictsBody', {
               count: clashing.length,
-              total: result.planned.length,
+              total: created.length,
             })}
           </Notice>
         ) : (
           <Notice tone="teal" icon={<IconCircleCheck aria-hidden />} role="status">
-            {t('schedule.preview.ok', { count: result.planned.length })}
+            {t('schedule.preview.ok', { count: created.length })}
           </Notice>
         )}
+        {skipped > 0 ? (
+          <Notice tone="gray" role="status">
+            {t('schedule.preview.skippedCount', { count: skipped })}
+          </Notice>
+        ) : null}
         {result.planned.length > 0 ? (
           <ScrollBox label={t('schedule.preview.listLabel')} maxHeight={420}>
             <Table verticalSpacing="xs" stickyHeader>
@@ -69,14 +77,21 @@ export function SchedulePreview({ result, stale }: SchedulePreviewProps) {
                 {result.planned.map((planned) => (
                   <Table.Tr
                     key={planned.date}
-                    data-conflict={planned.conflicts.length > 0 || undefined}
+                    data-conflict={(!planned.skipped && planned.conflicts.length > 0) || undefined}
+                    data-skipped={planned.skipped || undefined}
                   >
                     <Table.Td>{formatDay(planned.date, i18n.language, { year: true })}</Table.Td>
                     <Table.Td>
                       {planned.startTime}–{planned.endTime}
                     </Table.Td>
                     <Table.Td>
-                      {planned.conflicts.length === 0 ? (
+                      {planned.skipped ? (
+                        <Tag tone="gray">
+                          {planned.conflicts.length > 0
+                            ? t('schedule.preview.skippedClash')
+                            : t('schedule.preview.skipped')}
+                        </Tag>
+                      ) : planned.conflicts.length === 0 ? (
                         <Tag tone="teal">{t('schedule.preview.free')}</Tag>
                       ) : (
                         <Stack gap={4}>

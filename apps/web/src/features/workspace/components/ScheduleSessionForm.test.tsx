@@ -58,13 +58,14 @@ const serviceTypes: ServiceType[] = [
 ];
 
 const date = todayLocal();
-const planned = (conflicts: ScheduleResult['conflicts']) => ({
-  date,
+const planned = (conflicts: ScheduleResult['conflicts'], skipped = false, on = date) => ({
+  date: on,
   startTime: '09:00',
   endTime: '12:00',
   startsAt: `${date}T09:00:00.000Z`,
   endsAt: `${date}T12:00:00.000Z`,
   conflicts,
+  skipped,
 });
 const clash = {
   plannedDate: date,
@@ -232,6 +233,40 @@ describe('ScheduleSessionForm', { timeout: 30_000 }, () => {
       recurrence: { kind: 'weekly', until: addDays(date, 28) },
       skipConflicts: true,
     });
+  });
+
+  it('marks the dates "Skip dates that clash" leaves out, and counts only the others', async () => {
+    const next = addDays(date, 7);
+    const skippedClash = { ...clash, plannedDate: next, date: next };
+    fetchMock.mockResolvedValueOnce(
+      answer({
+        preview: true,
+        seriesId: null,
+        timezone: 'Europe/London',
+        planned: [planned([]), planned([skippedClash], true, next)],
+        conflicts: [],
+        sessions: [],
+      }),
+    );
+    const { user } = renderForm();
+    await user.click(screen.getByRole('radio', { name: 'Every week' }));
+    await user.click(screen.getByRole('switch', { name: /Skip dates that clash/ }));
+    await user.click(screen.getByRole('button', { name: 'Check and preview' }));
+
+    expect(await screen.findByText('1 session will be created. No overlaps.')).toBeInTheDocument();
+    expect(
+      screen.getByText('1 date is skipped because it clashes: no session is created on it.'),
+    ).toBeInTheDocument();
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    const rows = within(preview).getAllByRole('row');
+    // Header, then the free date, then the skipped one with its badge instead of an alarm.
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1] as HTMLElement).getByText('Free')).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).getByText('Skipped: clashes')).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).queryByText(/^Overlaps 10:00/)).toBeNull();
+    expect(within(preview).queryByRole('alert')).toBeNull();
+    expect(createButton()).toHaveAccessibleName('Create 1 session');
+    expect(createButton()).toBeEnabled();
   });
 
   it('proposes the service type duration as slot length and counts the slots', async () => {

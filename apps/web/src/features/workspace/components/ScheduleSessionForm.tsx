@@ -169,8 +169,9 @@ export function ScheduleSessionForm({
   const values = form.getValues();
   const currentKey = JSON.stringify(scheduleInput(queue.id, values));
   const fresh = checked !== null && checked.key === currentKey;
-  const canSave =
-    fresh && checked.result.planned.length > 0 && checked.result.conflicts.length === 0;
+  // Dates the server skips (skipConflicts) create no session and block nothing.
+  const creating = checked ? checked.result.planned.filter((p) => !p.skipped).length : 0;
+  const canSave = fresh && creating > 0 && checked.result.conflicts.length === 0;
 
   const runPreview = () => {
     const validation = form.validate();
@@ -477,7 +478,7 @@ export function ScheduleSessionForm({
                 aria-describedby={`${ids}-hint`}
               >
                 {fresh && canSave
-                  ? t('schedule.create', { count: checked.result.planned.length })
+                  ? t('schedule.create', { count: creating })
                   : t('schedule.createDisabled')}
               </Button>
             </Group>

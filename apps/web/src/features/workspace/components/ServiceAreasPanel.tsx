@@ -3,6 +3,7 @@ import { IconMapPin } from '@tabler/icons-react';
 import type { ServiceArea } from '@upnext/contract/queues';
 import { useTranslation } from 'react-i18next';
 import { serviceAreasApi } from '../api/queueChildren.ts';
+import { phoneBody, phoneError } from './formErrors.ts';
 import * as QueueChild from './QueueChild.tsx';
 
 interface Values {
@@ -17,21 +18,26 @@ interface Values {
 
 const coordinate = (value: number | string) => (value === '' ? null : Number(value));
 
-function toBody(values: Values) {
+/** `country` is the company's: a national phone is read in it and sent in E.164. */
+function toBody(values: Values, country: string) {
   return {
     name: values.name.trim(),
     address: values.address.trim(),
     city: values.city.trim(),
     latitude: coordinate(values.latitude),
     longitude: coordinate(values.longitude),
-    phone: values.phone.trim() || null,
+    phone: phoneBody(values.phone, country),
     notes: values.notes.trim(),
   };
 }
 
-function ServiceAreaForm(props: QueueChild.FormProps<ServiceArea>) {
+function ServiceAreaForm({
+  country,
+  ...props
+}: QueueChild.FormProps<ServiceArea> & { country: string }) {
   const { t } = useTranslation('workspace');
   const area = props.item;
+  const body = (values: Values) => toBody(values, country);
   const initial: Values = {
     name: area?.name ?? '',
     address: area?.address ?? '',
@@ -41,9 +47,13 @@ function ServiceAreaForm(props: QueueChild.FormProps<ServiceArea>) {
     phone: area?.phone ?? '',
     notes: area?.notes ?? '',
   };
-  const form = QueueChild.useForm(serviceAreasApi, initial, toBody);
+  const check = (values: Values): Record<string, string> => {
+    const phone = phoneError(values.phone, country);
+    return phone ? { phone } : {};
+  };
+  const form = QueueChild.useForm(serviceAreasApi, initial, body, undefined, check);
   return (
-    <QueueChild.Form {...props} api={serviceAreasApi} form={form} toBody={toBody}>
+    <QueueChild.Form {...props} api={serviceAreasApi} form={form} toBody={body}>
       <TextInput
         label={t('serviceAreas.address')}
         autoComplete="street-address"
@@ -81,8 +91,11 @@ function ServiceAreaForm(props: QueueChild.FormProps<ServiceArea>) {
   );
 }
 
-/** Branches or locations where a queue is served. */
-export function ServiceAreasPanel(props: QueueChild.PanelProps) {
+/** Branches or locations where a queue is served; `country` is the company's (phones). */
+export function ServiceAreasPanel({
+  country,
+  ...props
+}: QueueChild.PanelProps & { country: string }) {
   const { t } = useTranslation('workspace');
   const place = (area: ServiceArea) =>
     [area.address, area.city, area.phone].filter(Boolean).join(' · ') ||
@@ -93,7 +106,7 @@ export function ServiceAreasPanel(props: QueueChild.PanelProps) {
       api={serviceAreasApi}
       emptyIcon={<IconMapPin aria-hidden />}
       details={(area) => ({ line: place(area), note: area.notes })}
-      form={(form) => <ServiceAreaForm {...form} />}
+      form={(form) => <ServiceAreaForm {...form} country={country} />}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { toE164 } from '@upnext/contract/phone';
 import type { z } from 'zod';
 import { i18n } from '../../../lib/i18n.ts';
 
@@ -60,4 +61,20 @@ export function contractErrors(
     errors[field] ??= issueMessage(issue as Issue);
   }
   return errors;
+}
+
+/**
+ * An optional phone field under the contract's rule (phone.ts): read in the company's
+ * `country`, sent in E.164; empty sends null. A number the rule refuses is sent as typed so
+ * `phoneError` (and the server's `invalid_phone`) still see it.
+ */
+export function phoneBody(raw: string, country: string): string | null {
+  const text = raw.trim();
+  return text ? (toE164(text, country) ?? text) : null;
+}
+
+/** The message for a phone field the contract's rule refuses; null when empty or valid. */
+export function phoneError(raw: string, country: string): string | null {
+  const text = raw.trim();
+  return text && toE164(text, country) === null ? v('phone') : null;
 }
