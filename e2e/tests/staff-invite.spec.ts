@@ -23,7 +23,7 @@ test('a staff invitation’s link signs the invitee in on their account page and
   });
 
   // The link goes through /auth/v1/verify to /admin/account#access_token=...&type=invite.
-  await followMailLink(page, invitee, 'You have been invited to UpNext');
+  await followMailLink(page, invitee, 'You have been invited to join Invite Clinic on UpNext');
   const dialog = page.getByRole('dialog', { name: 'Choose your password' });
   await expect(dialog).toBeVisible({ timeout: 20_000 });
   await expect(page).toHaveURL(/\/admin\/account$/); // not bounced home, tokens out of the URL
