@@ -23,9 +23,7 @@ const rules = [
   },
   {
     from: (f) => f.startsWith(`${server}/modules/`) && !/\.routes\.ts$|\.test\.ts$/.test(f),
-    // http/caller.ts is on its way out of http/ (issue 11: the caller type leaves the HTTP
-    // layer); until it has moved, it is the one file of http/ that modules may import.
-    to: (t) => t.startsWith(`${server}/http/`) && t !== `${server}/http/caller.ts`,
+    to: (t) => t.startsWith(`${server}/http/`),
     why: 'domain modules do not depend on the HTTP layer (only their *.routes.ts adapt to it)',
   },
 ];

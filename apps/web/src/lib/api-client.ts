@@ -51,7 +51,7 @@ function browserTimeZone(): string {
 }
 
 function buildUrl(pattern: string, options: ApiRequestOptions): string {
-  const path = buildPath(pattern.startsWith('/') ? pattern : `/${pattern}`, options.params);
+  const path = buildPath(pattern, options.params);
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) search.set(key, String(value));
