@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createPeriodicTask } from '../../lib/periodic.ts';
 import { type MeetingStateDeps, sweepMissedCalls } from './meetings.service.ts';
 
 /** How often each instance looks for calls nobody answered (a missed call shows within this). */
@@ -9,30 +10,10 @@ const SWEEP_INTERVAL_MS = 2000;
  * so two instances never mark (and announce) the same call twice.
  */
 export function createMissedCallSweeper(deps: MeetingStateDeps & { log: FastifyBaseLogger }) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let busy = false;
+  const periodic = createPeriodicTask(() => sweepMissedCalls(deps), deps.log, 'missed-call sweep');
   return {
-    start(intervalMs = SWEEP_INTERVAL_MS) {
-      timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        running = sweepMissedCalls(deps).then(
-          () => {
-            busy = false;
-          },
-          (error: unknown) => {
-            busy = false;
-            deps.log.error({ err: error }, 'missed-call sweep failed');
-          },
-        );
-      }, intervalMs);
-      timer.unref();
-    },
+    start: (intervalMs = SWEEP_INTERVAL_MS) => periodic.start(intervalMs),
     /** Stops the timer and waits for a sweep under way. */
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
+    stop: periodic.stop,
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from '../../auth/mailer.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createPeriodicTask } from '../../lib/periodic.ts';
 import {
   claimDue,
   markFailed,
@@ -41,8 +42,6 @@ export function retryDelayMs(attempts: number): number {
 export function createOutbox(options: OutboxOptions) {
   const batchSize = options.batchSize ?? 20;
   const maxAttempts = options.maxAttempts ?? 8;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   async function deliver(row: NotificationRow) {
     if (row.channel === 'email') {
@@ -86,29 +85,12 @@ export function createOutbox(options: OutboxOptions) {
     return sent;
   }
 
-  function tick() {
-    running = runOnce().catch((error: unknown) => {
-      options.log.error({ err: error }, 'notification outbox pass failed');
-      return 0;
-    });
-    void running.finally(() => {
-      running = undefined;
-    });
-  }
-
+  const periodic = createPeriodicTask(runOnce, options.log, 'notification outbox pass');
   return {
     runOnce,
-    start(intervalMs = 5000) {
-      timer = setInterval(() => {
-        if (!running) tick();
-      }, intervalMs);
-      timer.unref();
-    },
+    start: (intervalMs = 5000) => periodic.start(intervalMs),
     /** Stops the timer and waits for a pass under way. */
-    async stop() {
-      if (timer) clearInterval(timer);
-      await running;
-    },
+    stop: periodic.stop,
   };
 }
 
