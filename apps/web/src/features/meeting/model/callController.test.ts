@@ -269,6 +269,22 @@ describe('CallController: the caller', () => {
     expect(phase()).toBe('active');
   });
 
+  it('becomes active when ICE connected before the answer was applied', async () => {
+    const { controller, pcs, phase } = setup();
+    await controller.startCall(call);
+    pcs[0]?.setIce('connected'); // the callee's checks arrived first
+    expect(phase()).toBe('ringing-out');
+    controller.handleMessage({
+      type: 'answer',
+      answer: { type: 'answer', sdp: 'v=0 answer' },
+      meta,
+    });
+    await settle();
+    expect(phase()).toBe('active');
+    await vi.advanceTimersByTimeAsync(connectTimeoutMs * 2);
+    expect(phase()).toBe('active');
+  });
+
   it('sees the decline and stops its camera', async () => {
     const { controller, acquired, pcs, phase } = setup();
     await controller.startCall(call);

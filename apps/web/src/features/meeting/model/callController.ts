@@ -261,6 +261,8 @@ export class CallController {
     }
     if (generation !== this.generation) return;
     this.dispatch({ type: 'answer-received' });
+    // ICE may already be up (peer-reflexive checks from the callee can win the race).
+    this.onIceState(pc);
     await this.flushCandidates(pc);
   }
 
