@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import { notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import * as tokensRepo from '../tokens/tokens.repository.ts';
 import { iceServersFor } from './ice-servers.ts';
@@ -37,7 +38,7 @@ export async function startMeeting(
 ): Promise<Meeting> {
   const meeting = await deps.db.transaction(async (tx) => {
     const session = await tokensRepo.lockSessionContext(tx, input.sessionId);
-    if (!session) throw new AppError('session_not_found', 'This session does not exist.');
+    if (!session) throw notFoundError.session();
     await requireMeetingStarter(tx, caller, session);
     if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
     if (!(await repo.queueOffersVideo(tx, session.queueId))) {
@@ -45,7 +46,7 @@ export async function startMeeting(
     }
     const token = await tokensRepo.findToken(tx, input.tokenId);
     if (!token || token.sessionId !== session.sessionId) {
-      throw new AppError('token_not_found', 'This token does not exist.');
+      throw notFoundError.token();
     }
     if (!inService.has(token.status)) {
       throw new AppError(
