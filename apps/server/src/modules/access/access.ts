@@ -52,6 +52,8 @@ export type Target =
     } & QueueFacts)
   | { kind: 'request'; companyId: string; requesterId: string }
   | { kind: 'user'; userId: string }
+  /** A video meeting: its staff member and its visitor are its parties. */
+  | { kind: 'meeting'; staffUserId: string; visitorUserId: string }
   | { kind: 'anything' };
 
 /** Every action of the product, each with the rule that allows it. */
@@ -104,6 +106,8 @@ const actions = [
   'user.answer_invitations',
   'user.follow',
   'call.send',
+  // Meetings: read, end, ICE servers and call messages.
+  'meeting.take_part',
 ] as const;
 export type Action = (typeof actions)[number];
 
@@ -132,7 +136,7 @@ const signedIn = (standing: Standing) => standing.caller.kind === 'user';
 export function sees(standing: Standing): boolean {
   const { target } = standing;
   if (target.kind === 'token') return standing.self || isMember(standing);
-  if (target.kind === 'request') return standing.self;
+  if (target.kind === 'request' || target.kind === 'meeting') return standing.self;
   if (target.kind !== 'queue' && target.kind !== 'session') return true;
   if (isMember(standing)) return true;
   if (target.queueStatus !== 'active') return false;
@@ -184,6 +188,7 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
   'user.answer_invitations': (s) => s.self,
   'user.follow': (s) => s.self,
   'call.send': signedIn,
+  'meeting.take_part': (s) => s.self,
 };
 
 /** Answers that say more than "no permission". */
@@ -218,6 +223,11 @@ export function plainStanding(caller: Caller): Standing {
 export async function standingOf(db: Queryable, caller: Caller, target: Target): Promise<Standing> {
   if (caller.kind !== 'user' || target.kind === 'anything')
     return { ...plainStanding(caller), target };
+  // A meeting's parties are named in it: nothing to look up.
+  if (target.kind === 'meeting') {
+    const noTies = { role: undefined, assigned: false, approved: false, administers: false };
+    return standingFrom(caller, target, noTies);
+  }
   const ties = await repo.tiesOf(db, caller.userId, {
     companyId: companyOf(target),
     queueId: 'queueId' in target ? target.queueId : undefined,
@@ -272,7 +282,9 @@ function standingFrom(caller: SignedInCaller, target: Target, ties: repo.Ties): 
   const self =
     (target.kind === 'token' && target.holderId === caller.userId) ||
     (target.kind === 'request' && target.requesterId === caller.userId) ||
-    (target.kind === 'user' && target.userId === caller.userId);
+    (target.kind === 'user' && target.userId === caller.userId) ||
+    (target.kind === 'meeting' &&
+      (target.staffUserId === caller.userId || target.visitorUserId === caller.userId));
   const base = { caller, target, role: ties.role, self, administers: ties.administers };
   if (ties.role === 'owner' || ties.role === 'admin') return { ...base, relation: ties.role };
   if (ties.role === 'staff') {
@@ -293,6 +305,7 @@ export const notFoundError = {
   session: () => new AppError('session_not_found', 'This session does not exist.'),
   token: () => new AppError('token_not_found', 'This token does not exist.'),
   request: () => new AppError('not_found', 'No such request.'),
+  meeting: () => new AppError('meeting_not_found', 'This meeting does not exist.'),
 };
 
 /** The one way a refusal is answered: 401 anonymous, 404 unseen, 403 otherwise. */

@@ -675,6 +675,7 @@ export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: 
   return {
     sessionId,
     companyName: session.companyName,
+    country: session.country,
     queueName: session.queueName,
     status: session.status,
     notes: session.visitorNotes,
