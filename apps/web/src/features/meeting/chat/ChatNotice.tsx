@@ -1,4 +1,4 @@
-import { Button, Group, Notification, Text } from '@mantine/core';
+import { Button, Notification, Stack, Text } from '@mantine/core';
 import { IconMessageCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { MeetingChat } from './useMeetingChat.ts';
@@ -21,14 +21,14 @@ export function ChatNotice({ chat }: { chat: MeetingChat }) {
           withBorder
           maw={360}
         >
-          <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" lineClamp={1}>
+          <Stack gap={6} align="flex-start">
+            <Text size="sm" lineClamp={2}>
               {chat.notice.msg}
             </Text>
             <Button size="compact-sm" variant="light" onClick={() => chat.setOpened(true)}>
               {t('openChat')}
             </Button>
-          </Group>
+          </Stack>
         </Notification>
       ) : null}
     </div>
