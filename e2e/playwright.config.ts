@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +25,35 @@ function chromiumPath(): string {
   return '/usr/bin/chromium';
 }
 
+// The TURN relay of the call tests: the server hands out credentials for coturn on this UDP
+// port with this secret (TURN_URLS/TURN_SECRET, as in production); the TURN test starts that
+// coturn itself (tests/calls/turn.spec.ts). Without it running, relay candidates simply fail.
+process.env.E2E_TURN_PORT ??= String(port + 2);
+process.env.E2E_TURN_SECRET ??= `e2e-turn-${randomBytes(12).toString('hex')}`;
+
+/** Headless Chromium as root on these machines (never pass --disable-features). */
+const headless = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/**
+ * Calls: a synthetic camera, microphone and screen without prompts, host candidates on
+ * loopback (the run is inside a network namespace with only `lo`: see run-e2e.sh), and remote
+ * media that plays without a click.
+ */
+const calls = [
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
 // A fresh database per run. Set once in the runner process; workers inherit the variable and
 // re-evaluate this file without creating directories of their own.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'upnext-e2e-'));
@@ -38,21 +68,19 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: chromiumPath(),
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: chromiumPath(), args: headless },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    { name: 'chromium', testIgnore: 'calls/**', use: { browserName: 'chromium' } },
+    {
+      name: 'calls',
+      testMatch: 'calls/**/*.spec.ts',
+      use: {
+        browserName: 'chromium',
+        launchOptions: { executablePath: chromiumPath(), args: [...headless, ...calls] },
+      },
+    },
+  ],
   webServer: [
     {
       command: `${nodeBin} oidc-provider.ts`,
@@ -87,6 +115,8 @@ export default defineConfig({
         EXTERNAL_OIDC_CLIENT_ID: 'upnext',
         EXTERNAL_OIDC_SECRET: oidcSecret,
         EXTERNAL_OIDC_NAME: 'Harbour SSO',
+        TURN_URLS: `turn:127.0.0.1:${process.env.E2E_TURN_PORT}?transport=udp`,
+        TURN_SECRET: process.env.E2E_TURN_SECRET,
       },
     },
   ],

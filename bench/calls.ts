@@ -1,0 +1,190 @@
+/**
+ * Call benchmarks (issue 12), each product figure beside a floor measured in the same browser
+ * in the same run, interleaved (floor, product, product, floor, ...), medians reported:
+ *
+ *   1. Call set-up: Answer → first remote video frame decoded at the answering side. Floor: a
+ *      bare RTCPeerConnection pair doing the same steps, signalled through the test's own
+ *      bridge. Target: product ≤ 2 × floor.
+ *   2. File transfer: MB/s (10^6 bytes/s) of a 50 MiB file. Floor: a bare ordered data channel
+ *      with flow control sending the same number of bytes. Target: product ≥ 80 % of floor.
+ *
+ *   npm run bench:calls                   builds the web app, then runs this in `unshare -n`
+ *   (cd bench && ../scripts/netns.sh node calls.ts)
+ *
+ * Options: BENCH_CALL_ROUNDS (default 10), BENCH_FILE_MIB (default 50), BENCH_FILE_ROUNDS
+ * (default 5), BENCH_CHAT_ENTRY (the chat module to bundle; default the product's
+ * apps/web/src/features/meeting/chat/chatSession.ts). Markdown on stdout, JSON in bench/results/calls-<timestamp>.json.
+ * Runs inside a network namespace with only loopback (scripts/netns.sh), like the e2e calls.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser } from '@playwright/test';
+import {
+  bareAnswer,
+  bareCaller,
+  bareDataChannel,
+  blankPage,
+  bridge,
+  bundleChat,
+  firstFrameProbe,
+  launchChromium,
+  productDataChannel,
+} from './calls-browser.ts';
+
+function intFromEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1`);
+  return value;
+}
+
+const callRounds = intFromEnv('BENCH_CALL_ROUNDS', 10);
+const fileMiB = intFromEnv('BENCH_FILE_MIB', 50);
+const fileRounds = intFromEnv('BENCH_FILE_ROUNDS', 5);
+const fileBytes = fileMiB * 1024 * 1024;
+const repoRoot = resolve(import.meta.dirname, '..');
+const chatEntry = resolve(
+  repoRoot,
+  process.env.BENCH_CHAT_ENTRY ?? 'apps/web/src/features/meeting/chat/chatSession.ts',
+);
+
+function log(message: string): void {
+  console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** One bare call set-up: two fresh contexts (caller and callee), ring, answer, first frame. */
+async function floorCallSetup(browser: Browser): Promise<number> {
+  const callerContext = await browser.newContext();
+  const calleeContext = await browser.newContext();
+  try {
+    const caller = await blankPage(callerContext);
+    const callee = await blankPage(calleeContext);
+    await callee.evaluate(firstFrameProbe);
+    await bridge(caller, callee);
+    await bareCaller(caller);
+    // Ringing: the offer and the caller's candidates have arrived before Answer.
+    await callee.waitForFunction(() => {
+      const inbox = (window as unknown as { __inbox?: Array<{ type: string }> }).__inbox ?? [];
+      return inbox.some((m) => m.type === 'offer') && inbox.some((m) => m.type === 'candidate');
+    });
+    await callee.waitForTimeout(300);
+    return await bareAnswer(callee);
+  } finally {
+    await callerContext.close();
+    await calleeContext.close();
+  }
+}
+
+async function floorFileTransfer(browser: Browser): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await blankPage(context);
+    const { ms, intact } = await bareDataChannel(page, fileBytes);
+    if (!intact) throw new Error('the bare data channel delivered different bytes');
+    return fileBytes / 1e6 / (ms / 1000);
+  } finally {
+    await context.close();
+  }
+}
+
+async function productFileTransfer(browser: Browser, bundle: string): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await blankPage(context);
+    const result = await productDataChannel(page, bundle, fileBytes);
+    if (!result.intact) {
+      throw new Error(
+        `the product's chat did not deliver the file intact: ${JSON.stringify(result)}`,
+      );
+    }
+    return fileBytes / 1e6 / (result.ms / 1000);
+  } finally {
+    await context.close();
+  }
+}
+
+type Series = { floor: number[]; product: number[] };
+
+/** Alternates which side goes first each round (ABBA), so neither always runs warm. */
+async function interleave(
+  rounds: number,
+  floor: () => Promise<number>,
+  product: (() => Promise<number>) | undefined,
+  label: string,
+): Promise<Series> {
+  const series: Series = { floor: [], product: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order =
+      round % 2 === 0 ? (['floor', 'product'] as const) : (['product', 'floor'] as const);
+    for (const side of order) {
+      if (side === 'product' && !product) continue;
+      const value = await (side === 'floor' ? floor() : (product as () => Promise<number>)());
+      series[side].push(value);
+      log(`${label} round ${round + 1}/${rounds} ${side}: ${value.toFixed(1)}`);
+    }
+  }
+  return series;
+}
+
+const fmt = (value: number, digits = 0) =>
+  Number.isNaN(value)
+    ? 'n/a'
+    : value.toLocaleString('en-GB', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+
+const browser = await launchChromium();
+try {
+  const startedAt = new Date().toISOString();
+  const load = loadavg();
+  log(`call set-up: ${callRounds} rounds; file transfer: ${fileRounds} rounds of ${fileMiB} MiB`);
+  const setup = await interleave(callRounds, () => floorCallSetup(browser), undefined, 'set-up ms');
+  const chatBundle = existsSync(chatEntry) ? await bundleChat(chatEntry) : undefined;
+  if (!chatBundle) log(`no ${chatEntry}: the product side of file transfer is not measured`);
+  const transfer = await interleave(
+    fileRounds,
+    () => floorFileTransfer(browser),
+    chatBundle ? () => productFileTransfer(browser, chatBundle) : undefined,
+    'transfer MB/s',
+  );
+
+  const setupFloor = median(setup.floor);
+  const setupProduct = median(setup.product);
+  const transferFloor = median(transfer.floor);
+  const transferProduct = median(transfer.product);
+  const lines = [
+    `## Call benchmarks, ${startedAt}`,
+    '',
+    `${browser.version()} (Debian), ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average at start ${load.map((v) => v.toFixed(2)).join(', ')}; inside \`unshare -n\` (loopback only).`,
+    '',
+    '| Measure | Floor (median) | Product (median) | Ratio | Target |',
+    '|---|--:|--:|--:|---|',
+    `| Call set-up, Answer → first remote frame decoded (${callRounds} rounds) | ${fmt(setupFloor)} ms | ${fmt(setupProduct)} ms | ${fmt(setupProduct / setupFloor, 2)} × | ≤ 2 × floor |`,
+    `| File transfer, ${fileMiB} MiB (${fileRounds} rounds) | ${fmt(transferFloor, 1)} MB/s | ${fmt(transferProduct, 1)} MB/s | ${fmt((100 * transferProduct) / transferFloor)} % | ≥ 80 % of floor |`,
+    '',
+    `Runs: set-up floor ${setup.floor.map((v) => fmt(v)).join(', ')} ms; product ${setup.product.map((v) => fmt(v)).join(', ') || 'not run'}.`,
+    `Transfer floor ${transfer.floor.map((v) => fmt(v, 1)).join(', ')} MB/s; product ${transfer.product.map((v) => fmt(v, 1)).join(', ') || 'not run'}.`,
+  ];
+  console.log(lines.join('\n'));
+  const dir = join(import.meta.dirname, 'results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `calls-${startedAt.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  await writeFile(
+    file,
+    `${JSON.stringify({ startedAt, browser: browser.version(), loadavg: load, setup, transfer, fileMiB }, null, 2)}\n`,
+  );
+  log(`results written to ${file}`);
+} finally {
+  await browser.close();
+}
