@@ -363,8 +363,9 @@ export const slotsStatusInputSchema = z
 export type SlotsStatusInput = z.infer<typeof slotsStatusInputSchema>;
 
 /** Reads answer anonymous callers too (public queues); a bad token is still 401. */
-const readErrors = ['validation_failed', 'unauthorized', 'not_found'] as const;
-const writeErrors = [...signedInErrors, 'not_found'] as const;
+/** not_found: the queue or service; session_not_found: the session, missing or hidden alike. */
+const readErrors = ['validation_failed', 'unauthorized', 'not_found', 'session_not_found'] as const;
+const writeErrors = [...signedInErrors, 'not_found', 'session_not_found'] as const;
 const sessionIdParams = z.object({ sessionId: uuid });
 
 export const sessionEndpoints = {

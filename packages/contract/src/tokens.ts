@@ -190,6 +190,8 @@ export const sessionBoardSchema = z
   .object({
     sessionId: z.uuid(),
     companyName: z.string(),
+    /** The company's country: national phone numbers given at its desks are read in it. */
+    country: z.string(),
     queueName: z.string(),
     status: sessionStatusSchema,
     /** The session's notes for visitors ("Running 15 minutes late"); never staff notes. */

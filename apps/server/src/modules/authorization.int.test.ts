@@ -231,6 +231,9 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
         const visibilities = response.json().data.map((q: { visibility: string }) => q.visibility);
         if (['owner', 'admin', 'assigned', 'unassigned'].includes(actor)) {
           expect(visibilities).toContain('private');
+        } else if (actor === 'requester') {
+          // An approved requester finds the private queue beside the public ones.
+          expect(new Set(visibilities)).toEqual(new Set(['public', 'private']));
         } else {
           expect(new Set(visibilities)).toEqual(new Set(['public']));
           expect(response.body).not.toContain(ids.privateQueue.joinCode);

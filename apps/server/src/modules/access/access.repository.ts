@@ -105,3 +105,69 @@ export async function tiesOf(
     administers: Boolean(row?.administers),
   };
 }
+
+/** The caller's ties to many queues and sessions at once: for filtering a list by the rule. */
+export async function tiesToMany(
+  db: Queryable,
+  userId: string,
+  about: { companyIds: string[]; queueIds: string[]; subQueueIds: string[] },
+): Promise<{
+  roles: Map<string, CompanyRole>;
+  approved: Set<string>;
+  assigned: Set<string>;
+}> {
+  const none = Promise.resolve([]);
+  const [roles, approved, assigned] = await Promise.all([
+    about.companyIds.length === 0
+      ? none
+      : db
+          .select({ companyId: companyUsers.companyId, role: companyUsers.role })
+          .from(companyUsers)
+          .where(
+            and(
+              eq(companyUsers.userId, userId),
+              eq(companyUsers.status, 'active'),
+              inArray(companyUsers.companyId, about.companyIds),
+            ),
+          ),
+    about.queueIds.length === 0
+      ? none
+      : db
+          .select({ queueId: joinRequests.queueId })
+          .from(joinRequests)
+          .where(
+            and(
+              eq(joinRequests.userId, userId),
+              eq(joinRequests.status, 'approved'),
+              inArray(joinRequests.queueId, about.queueIds),
+            ),
+          ),
+    about.subQueueIds.length === 0
+      ? none
+      : db
+          .select({ subQueueId: subQueueStaff.subQueueId })
+          .from(subQueueStaff)
+          .where(
+            and(
+              eq(subQueueStaff.userId, userId),
+              inArray(subQueueStaff.subQueueId, about.subQueueIds),
+            ),
+          ),
+  ]);
+  return {
+    roles: new Map(
+      (roles as Array<{ companyId: string; role: CompanyRole }>).map((r) => [r.companyId, r.role]),
+    ),
+    approved: new Set((approved as Array<{ queueId: string }>).map((r) => r.queueId)),
+    assigned: new Set((assigned as Array<{ subQueueId: string }>).map((r) => r.subQueueId)),
+  };
+}
+
+/** Queues the user holds an approved join request for (candidates for a list; the rule decides). */
+export async function approvedQueueIds(db: Queryable, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ queueId: joinRequests.queueId })
+    .from(joinRequests)
+    .where(and(eq(joinRequests.userId, userId), eq(joinRequests.status, 'approved')));
+  return rows.map((r) => r.queueId);
+}

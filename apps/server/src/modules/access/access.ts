@@ -52,6 +52,8 @@ export type Target =
     } & QueueFacts)
   | { kind: 'request'; companyId: string; requesterId: string }
   | { kind: 'user'; userId: string }
+  /** A video meeting: its staff member and its visitor are its parties. */
+  | { kind: 'meeting'; staffUserId: string; visitorUserId: string }
   | { kind: 'anything' };
 
 /** Every action of the product, each with the rule that allows it. */
@@ -104,6 +106,8 @@ const actions = [
   'user.answer_invitations',
   'user.follow',
   'call.send',
+  // Meetings: read, end, ICE servers and call messages.
+  'meeting.take_part',
 ] as const;
 export type Action = (typeof actions)[number];
 
@@ -132,7 +136,7 @@ const signedIn = (standing: Standing) => standing.caller.kind === 'user';
 export function sees(standing: Standing): boolean {
   const { target } = standing;
   if (target.kind === 'token') return standing.self || isMember(standing);
-  if (target.kind === 'request') return standing.self;
+  if (target.kind === 'request' || target.kind === 'meeting') return standing.self;
   if (target.kind !== 'queue' && target.kind !== 'session') return true;
   if (isMember(standing)) return true;
   if (target.queueStatus !== 'active') return false;
@@ -184,6 +188,7 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
   'user.answer_invitations': (s) => s.self,
   'user.follow': (s) => s.self,
   'call.send': signedIn,
+  'meeting.take_part': (s) => s.self,
 };
 
 /** Answers that say more than "no permission". */
@@ -216,21 +221,71 @@ export function plainStanding(caller: Caller): Standing {
 
 /** What the caller is to the target: one look-up of their ties, then plain data. */
 export async function standingOf(db: Queryable, caller: Caller, target: Target): Promise<Standing> {
-  const none = { caller, target, role: undefined, self: false, administers: false };
   if (caller.kind !== 'user' || target.kind === 'anything')
     return { ...plainStanding(caller), target };
-  const companyId = companyOf(target);
+  // A meeting's parties are named in it: nothing to look up.
+  if (target.kind === 'meeting') {
+    const noTies = { role: undefined, assigned: false, approved: false, administers: false };
+    return standingFrom(caller, target, noTies);
+  }
   const ties = await repo.tiesOf(db, caller.userId, {
-    companyId,
+    companyId: companyOf(target),
     queueId: 'queueId' in target ? target.queueId : undefined,
     subQueueId: 'subQueueId' in target ? target.subQueueId : undefined,
     userId: target.kind === 'user' ? target.userId : undefined,
   });
+  return standingFrom(caller, target, ties);
+}
+
+/** Private queues the caller was approved for: a list's candidates, which `allowedAmong` then checks. */
+export async function approvedQueuesOf(db: Queryable, caller: Caller): Promise<string[]> {
+  return caller.kind === 'user' ? repo.approvedQueueIds(db, caller.userId) : [];
+}
+
+type ListTarget = Extract<Target, { kind: 'queue' | 'session' | 'token' }>;
+
+/**
+ * Which of many queues, sessions or tokens the caller may `action`: a list's filter. The
+ * caller's ties to all of them are looked up at once; each is then asked of `may` as one
+ * request would be.
+ */
+export async function allowedAmong<T extends ListTarget>(
+  db: Queryable,
+  caller: Caller,
+  action: Action,
+  targets: readonly T[],
+): Promise<T[]> {
+  if (caller.kind !== 'user') {
+    return targets.filter((target) => may({ ...plainStanding(caller), target }, action));
+  }
+  const unique = (ids: Array<string | null>) => [
+    ...new Set(ids.filter((id): id is string => id !== null)),
+  ];
+  const ties = await repo.tiesToMany(db, caller.userId, {
+    companyIds: unique(targets.map((t) => t.companyId)),
+    queueIds: unique(targets.map((t) => t.queueId)),
+    subQueueIds: unique(targets.map((t) => ('subQueueId' in t ? t.subQueueId : null))),
+  });
+  return targets.filter((target) => {
+    const subQueueId = 'subQueueId' in target ? target.subQueueId : null;
+    const standing = standingFrom(caller, target, {
+      role: ties.roles.get(target.companyId),
+      approved: ties.approved.has(target.queueId),
+      assigned: subQueueId !== null && ties.assigned.has(subQueueId),
+      administers: false,
+    });
+    return may(standing, action);
+  });
+}
+
+function standingFrom(caller: SignedInCaller, target: Target, ties: repo.Ties): Standing {
   const self =
     (target.kind === 'token' && target.holderId === caller.userId) ||
     (target.kind === 'request' && target.requesterId === caller.userId) ||
-    (target.kind === 'user' && target.userId === caller.userId);
-  const base = { ...none, role: ties.role, self, administers: ties.administers };
+    (target.kind === 'user' && target.userId === caller.userId) ||
+    (target.kind === 'meeting' &&
+      (target.staffUserId === caller.userId || target.visitorUserId === caller.userId));
+  const base = { caller, target, role: ties.role, self, administers: ties.administers };
   if (ties.role === 'owner' || ties.role === 'admin') return { ...base, relation: ties.role };
   if (ties.role === 'staff') {
     const session = target.kind === 'session' || target.kind === 'token';
@@ -240,11 +295,17 @@ export async function standingOf(db: Queryable, caller: Caller, target: Target):
   return { ...base, relation: ties.approved ? 'approved_requester' : 'visitor' };
 }
 
-const hiddenErrors = {
+/**
+ * "No such ..." for what does not exist and for what the caller may not see alike, so that
+ * an answer never tells a hidden id from a missing one. Services answer a missing row with
+ * these too.
+ */
+export const notFoundError = {
   queue: () => new AppError('not_found', 'No such queue.'),
   session: () => new AppError('session_not_found', 'This session does not exist.'),
   token: () => new AppError('token_not_found', 'This token does not exist.'),
   request: () => new AppError('not_found', 'No such request.'),
+  meeting: () => new AppError('meeting_not_found', 'This meeting does not exist.'),
 };
 
 /** The one way a refusal is answered: 401 anonymous, 404 unseen, 403 otherwise. */
@@ -253,8 +314,8 @@ function refusal(standing: Standing, action: Action): AppError {
   if (standing.caller.kind !== 'user' && !(action in readableByAnyone)) {
     return new AppError('unauthorized', 'Sign in to continue.');
   }
-  if (!sees(standing) && target.kind in hiddenErrors) {
-    return hiddenErrors[target.kind as keyof typeof hiddenErrors]();
+  if (!sees(standing) && target.kind in notFoundError) {
+    return notFoundError[target.kind as keyof typeof notFoundError]();
   }
   if (standing.caller.kind !== 'user') {
     return new AppError('unauthorized', 'Sign in to continue.');

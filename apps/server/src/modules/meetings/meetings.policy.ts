@@ -1,6 +1,7 @@
 import type { CallMessageType, MeetingState } from '@upnext/contract/meetings';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { authorize, may, notFoundError, signedInOf, standingOf } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import { authorizeSession } from '../tokens/tokens.policy.ts';
 import type { SessionContext } from '../tokens/tokens.repository.ts';
@@ -20,19 +21,31 @@ export async function requireMeetingStarter(db: Db | Tx, caller: Caller, session
   await authorizeSession(db, caller, 'meeting.start', session);
 }
 
-export function sideOf(meeting: MeetingRow, userId: string): Side | undefined {
-  if (meeting.staffUserId === userId) return 'staff';
-  if (meeting.visitorUserId === userId) return 'visitor';
-  return undefined;
+/** The caller's side of the meeting (its parties only: the access rule's `meeting.take_part`). */
+export async function requireParty(db: Db | Tx, meeting: MeetingRow | undefined, caller: Caller) {
+  if (!meeting) {
+    if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
+    throw notFoundError.meeting();
+  }
+  const standing = await authorize(db, caller, 'meeting.take_part', meetingTarget(meeting));
+  return { meeting, side: sideOf(meeting, standing.caller), caller: signedInOf(standing) };
 }
 
-/** The caller's side; a stranger gets the same answer as for a meeting that does not exist. */
-export function requireParty(meeting: MeetingRow | undefined, caller: Caller) {
-  if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
-  const side = meeting ? sideOf(meeting, caller.userId) : undefined;
-  if (!meeting || !side) throw new AppError('meeting_not_found', 'This meeting does not exist.');
-  return { meeting, side, caller };
+/** Whether the caller takes part in the meeting (the STOMP relay, which refuses with an ERROR). */
+export async function takesPart(db: Db | Tx, meeting: MeetingRow, caller: Caller) {
+  return may(await standingOf(db, caller, meetingTarget(meeting)), 'meeting.take_part');
 }
+
+const meetingTarget = (meeting: MeetingRow) =>
+  ({
+    kind: 'meeting',
+    staffUserId: meeting.staffUserId,
+    visitorUserId: meeting.visitorUserId,
+  }) as const;
+
+/** Which side a party is on. */
+export const sideOf = (meeting: MeetingRow, party: Caller): Side =>
+  party.kind === 'user' && meeting.staffUserId === party.userId ? 'staff' : 'visitor';
 
 type Rule = { from: readonly Side[]; to?: MeetingState };
 const both: readonly Side[] = ['staff', 'visitor'];

@@ -2,7 +2,7 @@ import { type CallMessage, callMessageSchema } from '@upnext/contract/meetings';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { CallAuthorizer, CallDecision } from '../../realtime/realtime.policy.ts';
 import { subscribeIdOf } from '../../realtime/realtime.repository.ts';
-import { sideOf } from './meetings.policy.ts';
+import { sideOf, takesPart } from './meetings.policy.ts';
 import { findMeetingForCall } from './meetings.repository.ts';
 import { applyCall, type MeetingStateDeps } from './meetings.service.ts';
 
@@ -25,9 +25,11 @@ export function createCallRelay(deps: MeetingStateDeps): CallAuthorizer {
       call.meta.meetingId,
       caller.userId,
     );
-    const side = meeting && sideOf(meeting, caller.userId);
     // A stranger learns no more than someone naming a meeting that does not exist.
-    if (!meeting || !side) return refuse('There is no meeting of yours for this call.');
+    if (!meeting || !(await takesPart(deps.db, meeting, caller))) {
+      return refuse('There is no meeting of yours for this call.');
+    }
+    const side = sideOf(meeting, caller);
     if (meeting.sessionId !== call.meta.sessionId || meeting.tokenId !== call.meta.token) {
       return refuse("This call names another session or token than its meeting's.");
     }

@@ -12,10 +12,17 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import { notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import * as tokensRepo from '../tokens/tokens.repository.ts';
 import { iceServersFor } from './ice-servers.ts';
-import { callRuleFor, requireMeetingStarter, requireParty, type Side } from './meetings.policy.ts';
+import {
+  callRuleFor,
+  requireMeetingStarter,
+  requireParty,
+  type Side,
+  sideOf,
+} from './meetings.policy.ts';
 import type { MeetingRow, MeetingView } from './meetings.repository.ts';
 import * as repo from './meetings.repository.ts';
 
@@ -37,7 +44,7 @@ export async function startMeeting(
 ): Promise<Meeting> {
   const meeting = await deps.db.transaction(async (tx) => {
     const session = await tokensRepo.lockSessionContext(tx, input.sessionId);
-    if (!session) throw new AppError('session_not_found', 'This session does not exist.');
+    if (!session) throw notFoundError.session();
     await requireMeetingStarter(tx, caller, session);
     if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
     if (!(await repo.queueOffersVideo(tx, session.queueId))) {
@@ -45,7 +52,7 @@ export async function startMeeting(
     }
     const token = await tokensRepo.findToken(tx, input.tokenId);
     if (!token || token.sessionId !== session.sessionId) {
-      throw new AppError('token_not_found', 'This token does not exist.');
+      throw notFoundError.token();
     }
     if (!inService.has(token.status)) {
       throw new AppError(
@@ -87,7 +94,7 @@ export async function startMeeting(
 /** One meeting, for its two parties only (the meeting screen checks queueId and sessionId). */
 export async function getMeeting(deps: MeetingsDeps, caller: Caller, meetingId: string) {
   const view = await repo.findMeetingView(deps.db, meetingId);
-  const { side } = requireParty(view?.meeting, caller);
+  const { side } = await requireParty(deps.db, view?.meeting, caller);
   return present(view as MeetingView, side, deps.clock());
 }
 
@@ -100,14 +107,16 @@ export async function listMeetings(
   if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
   const now = deps.clock();
   const views = await repo.listMeetingViews(deps.db, caller.userId, state, now, 50);
-  return views.map((view) =>
-    present(view, view.meeting.staffUserId === caller.userId ? 'staff' : 'visitor', now),
-  );
+  return views.map((view) => present(view, sideOf(view.meeting, caller), now));
 }
 
 /** Either party hangs up, exactly as an `exit` message would. */
 export async function endMeeting(deps: MeetingsDeps, caller: Caller, meetingId: string) {
-  const { meeting, side } = requireParty(await repo.findMeeting(deps.db, meetingId), caller);
+  const { meeting, side } = await requireParty(
+    deps.db,
+    await repo.findMeeting(deps.db, meetingId),
+    caller,
+  );
   const applied = await applyCall(deps, meeting, side, 'exit');
   if ('refused' in applied) {
     throw new AppError('meeting_not_live', applied.refused, {
@@ -119,7 +128,7 @@ export async function endMeeting(deps: MeetingsDeps, caller: Caller, meetingId: 
 
 /** The caller's own ICE servers (and TURN credential), while the meeting is live. */
 export async function getIceServers(deps: MeetingsDeps, caller: Caller, meetingId: string) {
-  const party = requireParty(await repo.findMeeting(deps.db, meetingId), caller);
+  const party = await requireParty(deps.db, await repo.findMeeting(deps.db, meetingId), caller);
   const now = deps.clock();
   const state = stateAt(party.meeting, now);
   if (state !== 'ringing' && state !== 'active') {

@@ -1,9 +1,11 @@
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import {
+  allowedAmong,
   authorize,
   isMember,
   may,
+  notFoundError,
   type QueueFacts,
   type Standing,
   sees,
@@ -28,6 +30,16 @@ export const canManageQueues = (db: Queryable, caller: Caller, companyId: string
   authorize(db, caller, 'queue.create', { kind: 'company', companyId });
 
 /** Members see every queue of the company (archived and private ones too). */
+/** The queues among `queues` the caller may read (a visitor's list of a company's queues). */
+export async function readableQueues(
+  db: Queryable,
+  caller: Caller,
+  queues: readonly QueueWithCompany[],
+): Promise<QueueWithCompany[]> {
+  const targets = queues.map((queue) => ({ ...queueTarget(queue), queue }));
+  return (await allowedAmong(db, caller, 'queue.read', targets)).map((t) => t.queue);
+}
+
 export const seesAllQueues = async (db: Queryable, caller: Caller, companyId: string) =>
   may(await standingOf(db, caller, { kind: 'company', companyId }), 'queue.list_all');
 
@@ -57,7 +69,7 @@ export async function requireQueueReader(
   caller: Caller,
   queue: QueueWithCompany | undefined,
 ): Promise<{ queue: QueueWithCompany; access: 'member' | 'visitor' }> {
-  if (!queue) throw queueNotFound();
+  if (!queue) throw notFoundError.queue();
   const standing = await authorize(db, caller, 'queue.read', queueTarget(queue));
   return { queue, access: may(standing, 'queue.read_internal') ? 'member' : 'visitor' };
 }
@@ -68,9 +80,7 @@ export async function requireQueueManager(
   queue: QueueWithCompany | undefined,
 ): Promise<QueueWithCompany> {
   if (caller.kind !== 'user') throw new AppError('unauthorized', 'Sign in to continue.');
-  if (!queue) throw queueNotFound();
+  if (!queue) throw notFoundError.queue();
   await authorize(db, caller, 'queue.manage', queueTarget(queue));
   return queue;
 }
-
-export const queueNotFound = () => new AppError('not_found', 'No such queue.');

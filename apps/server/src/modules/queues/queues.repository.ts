@@ -52,12 +52,10 @@ export async function listQueues(
   filter: {
     companyId: string;
     status?: QueueRow['status'];
-    visibility?: QueueRow['visibility'];
   },
 ): Promise<QueueWithCompany[]> {
   const where = [eq(queues.companyId, filter.companyId)];
   if (filter.status) where.push(eq(queues.status, filter.status));
-  if (filter.visibility) where.push(eq(queues.visibility, filter.visibility));
   return flatten(
     await selectQueues(db)
       .where(and(...where))

@@ -5,12 +5,13 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
+import { notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import { findCompany } from '../companies/companies.repository.ts';
 import {
   canManageQueues,
   queueAccess,
-  queueNotFound,
+  readableQueues,
   requireQueueManager,
   requireQueueReader,
   seesAllQueues,
@@ -75,7 +76,7 @@ const priceUnpaired = () =>
 
 async function loadQueue(db: Db, id: string): Promise<QueueWithCompany> {
   const queue = await findQueue(db, id);
-  if (!queue) throw queueNotFound();
+  if (!queue) throw notFoundError.queue();
   return queue;
 }
 
@@ -91,12 +92,10 @@ export async function listQueues(
     return (await listQueueRows(deps.db, query)).map(queueJson);
   }
   if (query.status === 'archived') return [];
-  const rows = await listQueueRows(deps.db, {
-    companyId: query.companyId,
-    status: 'active',
-    visibility: 'public',
-  });
-  return rows.map(queueJson);
+  const rows = await listQueueRows(deps.db, { companyId: query.companyId, status: 'active' });
+  // Unlisted queues are reached by their link only; of the rest, the access rule decides.
+  const listed = rows.filter((queue) => queue.visibility !== 'unlisted');
+  return (await readableQueues(deps.db, caller, listed)).map(queueJson);
 }
 
 export async function createQueue(

@@ -7,8 +7,8 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
+import { notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
-import { queueNotFound } from '../queues/queues.policy.ts';
 import { findQueue } from '../queues/queues.repository.ts';
 import {
   canDecideRequests,
@@ -56,7 +56,7 @@ export async function createRequest(
 ): Promise<{ request: JoinRequest; created: boolean }> {
   const user = await canRequestToJoin(deps.db, caller);
   const queue = await findQueue(deps.db, body.queueId);
-  if (queue?.status !== 'active') throw queueNotFound();
+  if (queue?.status !== 'active') throw notFoundError.queue();
   if (queue.visibility !== 'private') {
     throw new AppError('join_request_not_needed', 'Anyone may join this queue; no request needed.');
   }
@@ -87,7 +87,7 @@ export async function listJoinRequests(
     );
   }
   const queue = await findQueue(deps.db, query.queueId);
-  if (!queue) throw queueNotFound();
+  if (!queue) throw notFoundError.queue();
   await canDecideRequests(deps.db, caller, queue.companyId);
   return (await listRequests(deps.db, query)).map(requestJson);
 }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queues, serviceTypes, subQueueStaff, subQueues } from '../../db/schema/queues.ts';
 import { sessions, slots } from '../../db/schema/sessions.ts';
 import { addDays, localDate } from '../../lib/dates.ts';
@@ -262,7 +262,7 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
         url: `/api/company/queues/${ids.privateQueueId}/sessions/${ids.privateSessionId}`,
       }),
       expect: statuses(200, 200, 200, 200, 404, 200, 404, 404),
-      codes: { 404: 'not_found' },
+      codes: { 404: 'session_not_found' },
       secrets: () => ['Secret Ward'],
     },
     {
@@ -291,10 +291,9 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
       check: (response, actor) => {
         const found = listed(response.body);
         expect(found).toContain(ids.session.id);
+        // A private queue's sessions: its company's members and its approved requesters.
         expect(found.includes(ids.privateSessionId)).toBe(
-          // Not `requester`: the query leaves out private queues' sessions for their approved
-          // requesters though they may read them one by one (reported on issue 11).
-          ['owner', 'admin', 'assigned', 'unassigned'].includes(actor),
+          ['owner', 'admin', 'assigned', 'unassigned', 'requester'].includes(actor),
         );
       },
     },
@@ -361,4 +360,34 @@ describe.each(testDrivers)('authorisation matrix of sessions (%s)', (driver) => 
   ];
 
   authorizationMatrix(cases, () => world);
+
+  // A hidden session answers exactly as one that does not exist, so ids do not leak.
+  it.each([
+    ['POST', '/api/queues/sessions/status', (id: string) => ({ sessionId: id, status: 'open' })],
+    [
+      'POST',
+      '/api/queues/sessions/edit',
+      (id: string) => ({ sessionId: id, changes: { notes: 'x' } }),
+    ],
+    ['GET', '/api/queues/sessions/:id/services', undefined],
+    ['GET', '/api/queues/sessions/:id/board', undefined],
+    ['POST', '/api/queues/sessions/tokens', (id: string) => ({ sessionId: id })],
+    ['POST', '/api/queues/sessions/next-token', (id: string) => ({ sessionId: id })],
+  ] as const)(
+    '%s %s: a hidden session and a missing one answer alike',
+    async (method, path, body) => {
+      const answer = async (id: string) => {
+        const response = await t.app.inject({
+          method,
+          url: path.replace(':id', id),
+          headers: world.users.visitor.headers,
+          ...(body ? { payload: body(id) } : {}),
+        });
+        return { status: response.statusCode, body: response.json() };
+      };
+      const hidden = await answer(ids.privateSessionId);
+      expect(hidden.status).toBe(404);
+      expect(await answer(crypto.randomUUID())).toEqual(hidden);
+    },
+  );
 });

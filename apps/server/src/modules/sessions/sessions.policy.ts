@@ -19,10 +19,26 @@ const queueFacts = (queue: QueueContext) => ({
   visibility: queue.visibility,
 });
 
-const hiddenAsQueue = (queue: QueueContext): Target => ({ kind: 'queue', ...queueFacts(queue) });
+type SessionAtHand = { id: string; subQueueId: string | null };
 
-export async function requireSessionManager(db: Queryable, caller: Caller, queue: QueueContext) {
-  await authorize(db, caller, 'session.manage', hiddenAsQueue(queue));
+/** The session when one is at hand (a hidden one is then "no such session"), else its queue. */
+const targetOf = (queue: QueueContext, session?: SessionAtHand): Target =>
+  session
+    ? {
+        kind: 'session',
+        sessionId: session.id,
+        subQueueId: session.subQueueId,
+        ...queueFacts(queue),
+      }
+    : { kind: 'queue', ...queueFacts(queue) };
+
+export async function requireSessionManager(
+  db: Queryable,
+  caller: Caller,
+  queue: QueueContext,
+  session?: SessionAtHand,
+) {
+  await authorize(db, caller, 'session.manage', targetOf(queue, session));
 }
 
 /** The live action a status change is. */
@@ -38,15 +54,11 @@ export async function requireSessionOperator(
   db: Queryable,
   caller: Caller,
   queue: QueueContext,
-  session: { id: string; subQueueId: string | null },
+  session: SessionAtHand,
   action: Action | { status: SessionStatus },
 ) {
-  await authorize(db, caller, typeof action === 'string' ? action : statusActions[action.status], {
-    kind: 'session',
-    sessionId: session.id,
-    subQueueId: session.subQueueId,
-    ...queueFacts(queue),
-  });
+  const named = typeof action === 'string' ? action : statusActions[action.status];
+  await authorize(db, caller, named, targetOf(queue, session));
 }
 
 /** `member` when the caller belongs to the queue's company, `public` for visitors, else 404. */
@@ -54,7 +66,8 @@ export async function requireSessionReader(
   db: Queryable,
   caller: Caller,
   queue: QueueContext,
+  session?: SessionAtHand,
 ): Promise<'member' | 'public'> {
-  const standing = await authorize(db, caller, 'session.read', hiddenAsQueue(queue));
+  const standing = await authorize(db, caller, 'session.read', targetOf(queue, session));
   return may(standing, 'session.read_tokens') ? 'member' : 'public';
 }

@@ -172,6 +172,8 @@ function sessionViewQuery(db: Queryable) {
       session: sessions,
       queueName: queues.name,
       companyId: queues.companyId,
+      queueStatus: queues.status,
+      visibility: queues.visibility,
       subQueueName: subQueues.name,
     })
     .from(sessions)
@@ -302,6 +304,8 @@ export type SessionFilter = {
   memberCompanyIds: string[];
   /** Queue visibilities the public sees here (unlisted: a queue opened by its link). */
   visibilities: ReadonlyArray<'public' | 'unlisted' | 'private'>;
+  /** Private queues whose sessions are candidates too (the access rule then decides). */
+  privateQueueIds?: readonly string[];
   limit: number;
   offset: number;
 };
@@ -322,9 +326,13 @@ export async function querySessions(db: Queryable, filter: SessionFilter) {
   if (filter.statuses && filter.statuses.length > 0) {
     conditions.push(inArray(sessions.status, [...filter.statuses]));
   }
+  const privateOnes = filter.privateQueueIds ?? [];
+  const listed = inArray(queues.visibility, [...filter.visibilities]);
   const publicSession = and(
     eq(queues.status, 'active'),
-    inArray(queues.visibility, [...filter.visibilities]),
+    privateOnes.length > 0
+      ? (sql`(${listed} or ${inArray(queues.id, [...privateOnes])})` as SQL)
+      : listed,
     notInArray(sessions.status, ['cancelled', 'closed']),
     gt(sessions.endsAt, filter.now),
   ) as SQL;

@@ -19,6 +19,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import { allowedAmong, approvedQueuesOf, notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import { requireUser } from '../access/caller.ts';
 import { publishCancelled, publishSessionChange } from '../tokens/tokens.events.ts';
@@ -53,7 +54,7 @@ function invalid(field: string, message: string): AppError {
   });
 }
 
-const notFound = (what: string) => new AppError('not_found', `This ${what} does not exist.`);
+const serviceNotFound = () => new AppError('not_found', 'This service does not exist.');
 
 /**
  * Sessions as the API answers them: live counts from their token rows (the tokens module's
@@ -105,7 +106,7 @@ async function views(db: Queryable, now: Date, ids: string[]): Promise<Session[]
 
 async function queueOf(db: Queryable, queueId: string) {
   const queue = await repo.findQueueContext(db, queueId);
-  if (!queue) throw notFound('queue');
+  if (!queue) throw notFoundError.queue();
   return queue;
 }
 
@@ -344,7 +345,7 @@ async function refuseWithTokens(tx: Tx, targets: repo.SessionRow[]) {
 
 async function lockedSession(tx: Tx, sessionId: string) {
   const session = await repo.lockSession(tx, sessionId);
-  if (!session) throw notFound('session');
+  if (!session) throw notFoundError.session();
   return session;
 }
 
@@ -363,9 +364,9 @@ export async function editSessions(
     : ['scheduled'];
   const edited = await deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, input.sessionId);
-    if (!first) throw notFound('session');
+    if (!first) throw notFoundError.session();
     const queue = await queueOf(tx, first.session.queueId);
-    await requireSessionManager(tx, caller, queue);
+    await requireSessionManager(tx, caller, queue, first.session);
     await repo.lockQueueSchedule(tx, queue.id);
     const session = await lockedSession(tx, input.sessionId);
     const targets = await targetsOf(tx, session, input.scope, true);
@@ -462,9 +463,9 @@ export async function deleteSessions(
 ): Promise<string[]> {
   return deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, input.sessionId);
-    if (!first) throw notFound('session');
+    if (!first) throw notFoundError.session();
     const queue = await queueOf(tx, first.session.queueId);
-    await requireSessionManager(tx, caller, queue);
+    await requireSessionManager(tx, caller, queue, first.session);
     await repo.lockQueueSchedule(tx, queue.id);
     const session = await lockedSession(tx, input.sessionId);
     const targets = await targetsOf(tx, session, input.scope, false);
@@ -492,7 +493,7 @@ export async function changeSessionStatus(
   let cancelledTokens: TokenRow[] = [];
   const session = await deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, input.sessionId);
-    if (!first) throw notFound('session');
+    if (!first) throw notFoundError.session();
     const queue = await queueOf(tx, first.session.queueId);
     await requireSessionOperator(tx, caller, queue, first.session, { status: input.status });
     const current = await lockedSession(tx, input.sessionId);
@@ -511,7 +512,7 @@ export async function changeSessionStatus(
       cancelledTokens = await cancelSessionTokens(tx, deps, now, current.id);
     }
     const [view] = await views(tx, now, [current.id]);
-    if (!view) throw notFound('session');
+    if (!view) throw notFoundError.session();
     return view;
   });
   await publishCancelled(deps, cancelledTokens);
@@ -547,9 +548,9 @@ export async function listQueueSessions(
 /** A session readable by the caller, or 404. */
 async function readableSession(deps: SessionsDeps, caller: Caller, sessionId: string) {
   const view = await repo.findSessionView(deps.db, sessionId);
-  if (!view) throw notFound('session');
+  if (!view) throw notFoundError.session();
   const queue = await queueOf(deps.db, view.session.queueId);
-  const access = await requireSessionReader(deps.db, caller, queue);
+  const access = await requireSessionReader(deps.db, caller, queue, view.session);
   return { view, queue, access };
 }
 
@@ -561,7 +562,7 @@ export async function getSession(
   sessionId: string,
 ): Promise<Session> {
   const { view, access } = await readableSession(deps, caller, sessionId);
-  if (view.session.queueId !== queueId) throw notFound('session');
+  if (view.session.queueId !== queueId) throw notFoundError.session();
   const [session] = await toSessions(deps.db, deps.clock(), [view], () => access === 'member');
   return session as Session;
 }
@@ -595,7 +596,11 @@ export async function mySessions(
   return toSessions(deps.db, deps.clock(), current, member);
 }
 
-/** POST /queues/sessions/query. */
+/**
+ * POST /queues/sessions/query: what the caller may read (the access rule decides, over
+ * candidates the query narrows to listed queues, private ones the caller was approved for and
+ * the caller's companies).
+ */
 export async function querySessions(
   deps: SessionsDeps,
   caller: Caller,
@@ -615,11 +620,32 @@ export async function querySessions(
     memberCompanyIds: memberships.map((m) => m.companyId),
     // A queue asked for by id was reached through its link: unlisted is fine then.
     visibilities: query.queueId === undefined ? ['public'] : ['public', 'unlisted'],
+    privateQueueIds: await approvedQueuesOf(deps.db, caller),
     limit: query.limit,
     offset: query.offset,
   });
+  const readable = await allowedAmong(
+    deps.db,
+    caller,
+    'session.read',
+    rows.map((row) => ({
+      kind: 'session' as const,
+      sessionId: row.session.id,
+      subQueueId: row.session.subQueueId,
+      queueId: row.session.queueId,
+      companyId: row.companyId,
+      queueStatus: row.queueStatus,
+      visibility: row.visibility,
+      row,
+    })),
+  );
   const memberOf = new Set(memberships.map((m) => m.companyId));
-  return toSessions(deps.db, deps.clock(), rows, (companyId) => memberOf.has(companyId));
+  return toSessions(
+    deps.db,
+    deps.clock(),
+    readable.map((target) => target.row),
+    (companyId) => memberOf.has(companyId),
+  );
 }
 
 async function toServices(db: Queryable, sessionIds: string[]): Promise<SessionService[]> {
@@ -658,9 +684,9 @@ export async function addService(
 ): Promise<SessionService> {
   return deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, sessionId);
-    if (!first) throw notFound('session');
+    if (!first) throw notFoundError.session();
     const queue = await queueOf(tx, first.session.queueId);
-    await requireSessionManager(tx, caller, queue);
+    await requireSessionManager(tx, caller, queue, first.session);
     const session = await lockedSession(tx, sessionId);
     if (session.status === 'closed' || session.status === 'cancelled') {
       throw new AppError(
@@ -680,7 +706,7 @@ export async function addService(
     const created = await repo.insertService(tx, { sessionId, ...input });
     await generateSlots(tx, created, session);
     const [service] = (await toServices(tx, [sessionId])).filter((s) => s.id === created.id);
-    if (!service) throw notFound('service');
+    if (!service) throw serviceNotFound();
     return service;
   });
 }
@@ -712,7 +738,7 @@ export async function listSlots(
   serviceId: string,
 ): Promise<Slot[]> {
   const service = await repo.findService(deps.db, serviceId);
-  if (!service) throw notFound('service');
+  if (!service) throw serviceNotFound();
   const { view } = await readableSession(deps, caller, service.service.sessionId);
   const rows = await repo.slotsOf(deps.db, serviceId);
   const now = deps.clock();
@@ -727,7 +753,7 @@ export async function setSlotsStatus(
 ): Promise<Slot[]> {
   return deps.db.transaction(async (tx) => {
     const service = await repo.findService(tx, input.serviceId);
-    if (!service) throw notFound('service');
+    if (!service) throw serviceNotFound();
     const session = await lockedSession(tx, service.service.sessionId);
     const queue = await queueOf(tx, session.queueId);
     await requireSessionOperator(tx, caller, queue, session, 'session.block_slots');

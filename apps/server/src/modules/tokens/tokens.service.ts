@@ -10,7 +10,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import { requirePhone } from '../../lib/phone.ts';
-import { type Action, assertMay, isMember, type Standing, signedInOf } from '../access/access.ts';
+import {
+  type Action,
+  assertMay,
+  isMember,
+  notFoundError,
+  type Standing,
+  signedInOf,
+} from '../access/access.ts';
 import { type Caller, requireUser, type SignedInCaller } from '../access/caller.ts';
 import {
   publishCalled,
@@ -37,8 +44,6 @@ export type TokensDeps = {
   /** Whether an SMS path exists: visitors with a phone then get texts too. */
   smsEnabled: boolean;
 };
-
-const notFound = () => new AppError('session_not_found', 'This session does not exist.');
 
 function displayNumber(prefix: string, number: number): string {
   const padded = String(number).padStart(3, '0');
@@ -181,7 +186,7 @@ async function lockForIssue(
   idempotencyKey: string | undefined,
 ) {
   const session = await repo.lockSessionContext(tx, sessionId);
-  if (!session) throw notFound();
+  if (!session) throw notFoundError.session();
   const access = await authorizeSession(tx, caller, 'token.take', session);
   const earlier = await earlierAttempt(tx, caller, sessionId, idempotencyKey);
   return { session, access, staff: isMember(access), earlier };
@@ -335,7 +340,7 @@ export async function queryTokens(deps: TokensDeps, caller: Caller, input: Token
   let staff = false;
   if (input.sessionId) {
     const session = await repo.findSessionContext(deps.db, input.sessionId);
-    if (!session) throw notFound();
+    if (!session) throw notFoundError.session();
     staff = await readsAllTokens(deps.db, caller, session);
   }
   // Visitors only ever see their own tokens; staff see the whole session.
@@ -359,7 +364,7 @@ export async function slotTokens(
   slotNo: number,
 ) {
   const session = await repo.findSessionContext(deps.db, sessionId);
-  if (!session) throw notFound();
+  if (!session) throw notFoundError.session();
   await authorizeSession(deps.db, caller, 'session.read_tokens', session);
   const rows = await repo.listTokens(deps.db, { sessionId, slotNo, kind: 'booking' });
   return present(
@@ -376,11 +381,11 @@ export async function cancelToken(
 ) {
   const { token, session, staff } = await deps.db.transaction(async (tx) => {
     const existing = await repo.findToken(tx, input.tokenId);
-    if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
+    if (!existing) throw notFoundError.token();
     const locked = await repo.lockSessionContext(tx, existing.sessionId);
-    if (!locked) throw notFound();
+    if (!locked) throw notFoundError.session();
     const current = await repo.lockToken(tx, input.tokenId);
-    if (!current) throw new AppError('token_not_found', 'This token does not exist.');
+    if (!current) throw notFoundError.token();
     const access = await authorizeToken(tx, caller, 'token.cancel', current, locked);
     const holder = access.self;
     const staff = isMember(access);
@@ -421,7 +426,7 @@ function serviceSecondsOf(token: TokenRow, now: Date): number {
 export async function nextToken(deps: TokensDeps, caller: Caller, sessionId: string) {
   const result = await deps.db.transaction(async (tx) => {
     const session = await repo.lockSessionContext(tx, sessionId);
-    if (!session) throw notFound();
+    if (!session) throw notFoundError.session();
     const staff = signedInOf(await authorizeSession(tx, caller, 'session.call_next', session));
     if (session.status !== 'open') {
       throw new AppError('session_not_open', 'Open the session before calling tokens.', {
@@ -516,14 +521,14 @@ export async function actOnToken(
 ) {
   const { token, line, staffId } = await deps.db.transaction(async (tx) => {
     const existing = await repo.findToken(tx, tokenId);
-    if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
+    if (!existing) throw notFoundError.token();
     const session = await repo.lockSessionContext(tx, existing.sessionId);
-    if (!session) throw notFound();
+    if (!session) throw notFoundError.session();
     const staff = signedInOf(
       await authorizeSession(tx, caller, actionRules[action].access, session),
     );
     const current = await repo.lockToken(tx, tokenId);
-    if (!current) throw new AppError('token_not_found', 'This token does not exist.');
+    if (!current) throw notFoundError.token();
     const rule = actionRules[action];
     if (!rule.from.includes(current.status)) {
       throw new AppError(
@@ -576,9 +581,9 @@ export async function recordServiceTime(
 ) {
   const token = await deps.db.transaction(async (tx) => {
     const existing = await repo.findToken(tx, input.tokenId);
-    if (!existing) throw new AppError('token_not_found', 'This token does not exist.');
+    if (!existing) throw notFoundError.token();
     const session = await repo.findSessionContext(tx, existing.sessionId);
-    if (!session) throw notFound();
+    if (!session) throw notFoundError.session();
     await authorizeSession(tx, caller, 'token.record_service_time', session);
     if (existing.status !== 'served') {
       throw new AppError('invalid_token_transition', 'Only a served token has a service time.', {
@@ -630,10 +635,10 @@ export async function serviceTimeQuery(
 export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: string) {
   const token = await repo.findToken(deps.db, tokenId);
   if (token?.kind !== 'booking' || !token.sessionServiceId || token.slotNo === null) {
-    throw new AppError('token_not_found', 'This booking does not exist.');
+    throw notFoundError.token();
   }
   const session = await repo.findSessionContext(deps.db, token.sessionId);
-  if (!session) throw notFound();
+  if (!session) throw notFoundError.session();
   const staff = isMember(await authorizeToken(deps.db, caller, 'token.read', token, session));
   const slot = await repo.bookingContext(deps.db, token.sessionServiceId, token.slotNo);
   if (!slot) throw new AppError('slot_not_found', 'This slot does not exist.');
@@ -663,13 +668,14 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
 /** What a waiting-room screen shows, to whoever may see the session (its topic's audience). */
 export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: string) {
   const session = await repo.findSessionContext(deps.db, sessionId);
-  if (!session) throw notFound();
+  if (!session) throw notFoundError.session();
   await authorizeSession(deps.db, caller, 'session.read_board', session);
   const line = await liveLine(deps.db, session, deps.clock());
   const [current, ...earlier] = line.lastCalled;
   return {
     sessionId,
     companyName: session.companyName,
+    country: session.country,
     queueName: session.queueName,
     status: session.status,
     notes: session.visitorNotes,

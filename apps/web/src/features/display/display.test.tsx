@@ -16,6 +16,7 @@ const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
   sessionId: SESSION,
   companyName: 'Harbourview Health Centre',
+  country: 'GB',
   queueName: 'General practice',
   status: 'open',
   notes: '',

@@ -19,6 +19,7 @@ const SESSION = '6f1d2c7a-3b1e-4f4e-9a8c-2d2b6f9e0a11';
 const board: SessionBoard = {
   sessionId: SESSION,
   companyName: 'Harbourview Health Centre',
+  country: 'GB',
   queueName: 'General practice',
   status: 'open',
   notes: '',
@@ -247,9 +248,16 @@ describe('the live console', () => {
     expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();
     expect(sent).toBe(0);
 
-    // A national number is read in the company's country by the server.
+    // A national number is read in the company's country (the board's), as the server does.
     await user.clear(phone);
     await user.type(phone, '07700 90078');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();
+    expect(sent).toBe(0);
+
+    // The server's own refusal lands on the field too.
+    await user.clear(phone);
+    await user.type(phone, '07911 123456');
     await user.click(screen.getByRole('button', { name: 'Issue token' }));
     await waitFor(() => expect(sent).toBe(1));
     expect(await screen.findByText(/This is not a valid phone number/)).toBeInTheDocument();

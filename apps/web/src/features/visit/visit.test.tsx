@@ -126,6 +126,7 @@ const userData: UserData = {
 const board: SessionBoard = {
   sessionId: SESSION,
   companyName: 'Harbourview Health Centre',
+  country: 'GB',
   queueName: 'General practice',
   status: 'open',
   notes: '',

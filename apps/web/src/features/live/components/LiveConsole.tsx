@@ -205,7 +205,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="lg">
-            <WalkInForm sessionId={sessionId} />
+            <WalkInForm sessionId={sessionId} country={session.country} />
             {active.isPending ? null : (
               <TokenList
                 title={t('list.bookings')}

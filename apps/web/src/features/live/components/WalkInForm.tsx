@@ -1,27 +1,15 @@
 import { Button, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconTicket } from '@tabler/icons-react';
-import { DEFAULT_COUNTRY, INVALID_PHONE, toE164 } from '@upnext/contract/phone';
+import { INVALID_PHONE, toE164 } from '@upnext/contract/phone';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { errorCode, errorText } from '../../../lib/error-text.ts';
 import { useIssueToken } from '../api/issueToken.ts';
 
-/**
- * The contract's phone rule, as far as the browser can apply it: a number with its country
- * code (`+44 ...`, `0044 ...`) is checked here; a national one is read in the company's
- * country by the server, whose `invalid_phone` lands on the field too.
- */
-function phoneError(value: string): boolean {
-  const text = value.trim();
-  if (!text) return false;
-  if (/^(\+|00)/.test(text)) return toE164(text, DEFAULT_COUNTRY) === null;
-  return !/^[0-9 ()-]{4,}$/.test(text);
-}
-
 /** Staff issue a walk-in token for a visitor at the desk: a name and, optionally, a phone. */
-export function WalkInForm({ sessionId }: { sessionId: string }) {
+export function WalkInForm({ sessionId, country }: { sessionId: string; country: string }) {
   const { t } = useTranslation('live');
   const issue = useIssueToken(sessionId);
   const [issued, setIssued] = useState<string | null>(null);
@@ -29,7 +17,9 @@ export function WalkInForm({ sessionId }: { sessionId: string }) {
     initialValues: { visitorName: '', visitorPhone: '' },
     validate: {
       visitorName: (value) => (value.trim() ? null : t('walkIn.nameRequired')),
-      visitorPhone: (value) => (phoneError(value) ? t('walkIn.phoneInvalid') : null),
+      // The contract's phone rule, in the company's country as the server reads it.
+      visitorPhone: (value) =>
+        value.trim() && toE164(value, country) === null ? t('walkIn.phoneInvalid') : null,
     },
   });
 
