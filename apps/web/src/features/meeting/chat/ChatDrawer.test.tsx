@@ -39,7 +39,8 @@ async function setUp(options: Parameters<typeof fakeChannelPair>[0] = {}) {
   const peer = new ChatSession(theirs, { createObjectURL, revokeObjectURL });
   const tone = vi.fn();
   const view = renderWithProviders(<Screen channel={mine} tone={tone} />);
-  return { mine, theirs, peer, tone, view, user: userEvent.setup() };
+  // No pause between keystrokes: the fake network's timers are what the test waits on.
+  return { mine, theirs, peer, tone, view, user: userEvent.setup({ delay: null }) };
 }
 
 async function openDrawer(user: ReturnType<typeof userEvent.setup>) {
@@ -50,7 +51,8 @@ async function openDrawer(user: ReturnType<typeof userEvent.setup>) {
 const peerTexts = (peer: ChatSession) =>
   peer.getSnapshot().messages.map(({ msg, sender, type }) => ({ msg, sender, type }));
 
-describe('the chat drawer', () => {
+// Generous limits for a loaded machine; nothing here is timed.
+describe('the chat drawer', { timeout: 20_000 }, () => {
   it('sends a trimmed message with Enter or Send, and shows both sides in the log', async () => {
     const { peer, user } = await setUp();
     const drawer = await openDrawer(user);
