@@ -11,7 +11,7 @@ import { createTestUser } from '../../test/users.ts';
 import { subscribeIdsOf } from '../tokens/tokens.repository.ts';
 import { turnPassword } from './ice-servers.ts';
 import { createCalledVisitor, meetingRows, startMeeting } from './meetings.fixtures.ts';
-import { sweepMissedCalls } from './meetings.service.ts';
+import { endCallsOfFinishedVisits, sweepMissedCalls } from './meetings.service.ts';
 
 const turnEnv = {
   STUN_URLS: 'stun:stun.example.test:3478',
@@ -270,6 +270,35 @@ describe.each(testDrivers)('meetings API (%s)', (driver) => {
     expect((await post(`/api/meetings/${meeting.id}/end`, world.owner.headers)).statusCode).toBe(
       409,
     );
+  });
+
+  it('ends the call of a visit that is over (no-show, completed) and tells both parties, and only that one', async () => {
+    const over = await createCalledVisitor(t);
+    const goingOn = await createCalledVisitor(t);
+    const ended = (await startMeeting(t, over.owner, over.session.id, over.tokenId)).json().data;
+    const live = (await startMeeting(t, goingOn.owner, goingOn.session.id, goingOn.tokenId)).json()
+      .data;
+    const deps = { db: database.db, clock, publisher };
+    await endCallsOfFinishedVisits(deps);
+    const stateOf = async (id: string) =>
+      (await database.db.select().from(meetings).where(eq(meetings.id, id)))[0]?.state;
+    expect(await stateOf(ended.id)).toBe('ringing');
+
+    const noShow = await t.app.inject({
+      method: 'POST',
+      url: `/api/queues/sessions/tokens/${over.tokenId}/no-show`,
+      headers: over.owner.headers,
+    });
+    expect(noShow.statusCode, noShow.body).toBe(200);
+    published.length = 0;
+    expect(await endCallsOfFinishedVisits(deps)).toBe(1);
+    expect(await stateOf(ended.id)).toBe('ended');
+    expect(await stateOf(live.id)).toBe('ringing');
+    const states = published
+      .filter((event) => (event.body as MeetingStateEvent).meetingId === ended.id)
+      .map((event) => (event.body as MeetingStateEvent).state);
+    expect(states).toEqual(['ended', 'ended']);
+    expect(await endCallsOfFinishedVisits(deps)).toBe(0);
   });
 
   it('marks each overdue call missed exactly once when sweeps run side by side (SKIP LOCKED)', async () => {

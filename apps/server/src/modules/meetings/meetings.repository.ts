@@ -1,5 +1,5 @@
 import type { MeetingState } from '@upnext/contract/meetings';
-import { and, desc, eq, gt, inArray, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, notInArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { authUsers } from '../../db/schema/auth.ts';
@@ -14,6 +14,9 @@ export type MeetingRow = typeof meetings.$inferSelect;
 export type NewMeeting = typeof meetings.$inferInsert;
 
 const live = inArray(meetings.state, ['ringing', 'active']);
+
+/** A token's statuses in which a call with its holder may start or go on. */
+export const inServiceStatuses = ['called', 'serving'] as const;
 
 export async function insertMeeting(tx: Tx, values: NewMeeting): Promise<MeetingRow> {
   const [row] = await tx.insert(meetings).values(values).returning();
@@ -94,6 +97,37 @@ export async function markMissed(db: Db, now: Date, limit: number): Promise<Meet
     return tx
       .update(meetings)
       .set({ state: 'missed', endedAt: now })
+      .where(
+        inArray(
+          meetings.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+  });
+}
+
+/**
+ * Live meetings whose token has left service (completed, no-show, requeued, cancelled) end:
+ * the visit is over, so is its call. Claimed with SKIP LOCKED, like the missed calls.
+ */
+export async function endMeetingsOfFinishedTokens(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<MeetingRow[]> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: meetings.id })
+      .from(meetings)
+      .innerJoin(queueTokens, eq(queueTokens.id, meetings.tokenId))
+      .where(and(live, notInArray(queueTokens.status, [...inServiceStatuses])))
+      .limit(limit)
+      .for('update', { of: meetings, skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(meetings)
+      .set({ state: 'ended', endedAt: now })
       .where(
         inArray(
           meetings.id,

@@ -30,7 +30,7 @@ import * as repo from './meetings.repository.ts';
 export type MeetingStateDeps = { db: Db; clock: Clock; publisher: EventPublisher };
 export type MeetingsDeps = MeetingStateDeps & { ice: IceConfig };
 
-const inService = new Set(['called', 'serving']);
+const inService = new Set<string>(repo.inServiceStatuses);
 
 /**
  * Staff ring the visitor holding the token they are calling or serving. The session row lock
@@ -175,6 +175,16 @@ export async function sweepMissedCalls(deps: MeetingStateDeps, limit = 100): Pro
   const missed = await repo.markMissed(deps.db, deps.clock(), limit);
   for (const meeting of missed) await publishState(deps, meeting);
   return missed.length;
+}
+
+/** Calls of visits that are over (token completed, cancelled, ...) end, and both sides hear it. */
+export async function endCallsOfFinishedVisits(
+  deps: MeetingStateDeps,
+  limit = 100,
+): Promise<number> {
+  const ended = await repo.endMeetingsOfFinishedTokens(deps.db, deps.clock(), limit);
+  for (const meeting of ended) await publishState(deps, meeting);
+  return ended.length;
 }
 
 /** The meeting's topic name of each party (made on first need, like every user topic). */
