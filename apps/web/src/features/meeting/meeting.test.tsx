@@ -108,7 +108,7 @@ beforeEach(() => {
   });
   setAuthSession({
     accessToken: 'access-token',
-    user: { id: userData.userId, email: userData.email },
+    user: { id: userData.userId, email: 'vera@example.com' },
   });
 });
 
@@ -163,7 +163,9 @@ describe('the incoming call (spec §2 "App shell")', () => {
     ).toBeInTheDocument();
     expect(within(dialog).getByRole('meter', { name: 'Microphone level' })).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
-    expect(published()).toEqual([{ type: 'decline', meta: { ...meta, email: userData.email } }]);
+    expect(published()).toEqual([
+      { type: 'decline', meta: { ...meta, email: 'vera@example.com' } },
+    ]);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Incoming call' })).toBeNull());
     expect(screen.getByText('My sessions page')).toBeInTheDocument();
   });
