@@ -205,7 +205,7 @@ export function bareDataChannel(page: Page, bytes: number) {
   return page.evaluate(async (size) => {
     const CHUNK = 16 * 1024;
     const BLOCK = 1024 * 1024;
-    const HIGH = 8 * 1024 * 1024;
+    const HIGH = 4 * 1024 * 1024;
     const LOW = 1024 * 1024;
     const parts: Uint8Array[] = [];
     for (let made = 0; made < size; made += 65_536) {
@@ -353,3 +353,17 @@ export async function productDataChannel(page: Page, bundle: string, bytes: numb
     return { ms: t1 - t0, intact, status: transfer?.status, failure: transfer?.failure };
   }, bytes);
 }
+
+/** Records, in the page, when a button named Answer is pressed: `window.__answerAt`. */
+export const answerClickProbe = () => {
+  document.addEventListener(
+    'click',
+    (event) => {
+      const button = (event.target as Element | null)?.closest('button');
+      if (button?.textContent?.trim() === 'Answer') {
+        (window as unknown as { __answerAt?: number }).__answerAt ??= performance.now();
+      }
+    },
+    { capture: true },
+  );
+};
