@@ -205,7 +205,7 @@ export function bareDataChannel(page: Page, bytes: number) {
   return page.evaluate(async (size) => {
     const CHUNK = 16 * 1024;
     const BLOCK = 1024 * 1024;
-    const HIGH = 4 * 1024 * 1024;
+    const HIGH = 8 * 1024 * 1024;
     const LOW = 1024 * 1024;
     const parts: Uint8Array[] = [];
     for (let made = 0; made < size; made += 65_536) {
