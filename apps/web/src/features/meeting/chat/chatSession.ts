@@ -93,7 +93,7 @@ export interface ChatSnapshot {
 /** Files are read in blocks of this size and sliced into chunks (one read per block is faster). */
 const READ_BLOCK_BYTES = 1024 * 1024;
 /** Sending pauses above this many queued bytes (a channel fails at about 16 MiB)... */
-const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+const HIGH_WATER_BYTES = 8 * 1024 * 1024;
 /** ...and resumes when `bufferedamountlow` says the queue fell to this. */
 const LOW_WATER_BYTES = 1024 * 1024;
 /** A string longer than this is not one of our control messages. */
