@@ -72,7 +72,8 @@ export function CallHost() {
   useEffect(() => {
     if (role !== 'callee' || onRoute) return;
     if (phase === 'missed') {
-      notifications.show({ color: 'yellow', message: t('ended.missedCallee') });
+      // Stays until dismissed, like a phone's missed-call notice.
+      notifications.show({ color: 'yellow', message: t('ended.missedCallee'), autoClose: false });
     } else if (phase === 'ended' && by === 'other') {
       notifications.show({ message: t('ended.endedByOther') });
     } else if (phase === 'failed') {
