@@ -1,4 +1,4 @@
-import { ActionIcon, Avatar, Button, Drawer, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Indicator, Stack, Text, Tooltip } from '@mantine/core';
 import {
   IconMaximize,
   IconMessageCircle,
@@ -17,6 +17,9 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { Tag } from '../../../components/tones.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
+import { ChatDrawer } from '../chat/ChatDrawer.tsx';
+import { ChatNotice } from '../chat/ChatNotice.tsx';
+import { useMeetingChat } from '../chat/useMeetingChat.ts';
 import { useVideoStream } from '../hooks/useMediaStream.ts';
 import type { CallView } from '../model/callController.ts';
 import { callController } from '../model/callStore.ts';
@@ -41,10 +44,16 @@ interface CallStageProps {
 export function CallStage({ meeting, view, otherName, onExit }: CallStageProps) {
   const { t } = useTranslation('meeting');
   const user = useCurrentUser();
-  const stage = useRef<HTMLElement>(null);
+  const stage = useRef<HTMLElement | null>(null);
+  // The chat drawer portals into the stage, so it shows in full screen too.
+  const [stageElement, setStageElement] = useState<HTMLElement | null>(null);
+  const stageRef = useCallback((element: HTMLElement | null) => {
+    stage.current = element;
+    setStageElement(element);
+  }, []);
+  const chat = useMeetingChat(view.chatChannel);
   const [controlsShown, reveal] = useAutoHide(controlsHideMs);
   const fullScreen = useFullScreen(stage);
-  const [chatOpen, setChatOpen] = useState(false);
   const phase = view.state.phase;
 
   const remoteRef = useVideoStream(view.remoteStream);
@@ -102,7 +111,7 @@ export function CallStage({ meeting, view, otherName, onExit }: CallStageProps) 
 
   return (
     <section
-      ref={stage}
+      ref={stageRef}
       className={classes.stage}
       aria-label={t('screen.region')}
       data-testid="meeting-stage"
@@ -172,23 +181,16 @@ export function CallStage({ meeting, view, otherName, onExit }: CallStageProps) 
         shown={controlsShown}
         fullScreen={fullScreen.active}
         onFullScreen={fullScreen.toggle}
-        chatOpen={chatOpen}
-        onChat={() => setChatOpen((open) => !open)}
+        chatOpen={chat.opened}
+        unread={chat.unread}
+        onChat={() => chat.setOpened(!chat.opened)}
         onExit={onExit}
       />
 
-      {/* CHAT: replace this drawer with the chat helper's <ChatDrawer chat={useMeetingChat(view.chatChannel)}
-          portalTarget={stage.current} /> (features/meeting/chat) and <ChatNotice> once it is on main. */}
-      <Drawer
-        opened={chatOpen}
-        onClose={() => setChatOpen(false)}
-        title={t('controls.chat')}
-        position="right"
-        portalProps={{ target: stage.current ?? undefined }}
-        zIndex={350}
-      >
-        <Text size="sm">{t('chatSoon')}</Text>
-      </Drawer>
+      <div className={classes.chatNotice}>
+        <ChatNotice chat={chat} />
+      </div>
+      <ChatDrawer chat={chat} portalTarget={stageElement} />
     </section>
   );
 }
@@ -199,6 +201,7 @@ interface ControlBarProps {
   fullScreen: boolean;
   onFullScreen: () => void;
   chatOpen: boolean;
+  unread: number;
   onChat: () => void;
   onExit: () => void;
 }
@@ -209,6 +212,7 @@ function ControlBar({
   fullScreen,
   onFullScreen,
   chatOpen,
+  unread,
   onChat,
   onExit,
 }: ControlBarProps) {
@@ -240,9 +244,17 @@ function ControlBar({
       >
         {view.cameraOff ? <IconVideoOff aria-hidden /> : <IconVideo aria-hidden />}
       </Control>
-      <Control label={t('controls.chat')} onClick={onChat} active={chatOpen} expanded={chatOpen}>
-        <IconMessageCircle aria-hidden />
-      </Control>
+      <Indicator
+        label={unread}
+        size={18}
+        disabled={unread === 0 || chatOpen}
+        color="red"
+        offset={6}
+      >
+        <Control label={t('controls.chat')} onClick={onChat} active={chatOpen} expanded={chatOpen}>
+          <IconMessageCircle aria-hidden />
+        </Control>
+      </Indicator>
       {canShare ? (
         <Control
           label={view.sharing ? t('controls.stopShare') : t('controls.share')}
