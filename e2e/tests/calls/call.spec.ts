@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { type ApiSession, api, useSession } from '../api-helpers.ts';
@@ -142,13 +142,13 @@ test.describe('video consultation in two browsers', () => {
     // A 5 MiB file from the visitor arrives at staff with the same SHA-256.
     const bytes = randomBytes(5 * 1024 * 1024);
     const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    // From a file on disk: the browser reads the path itself (a 5 MiB buffer sent over the
+    // protocol is slow on a loaded machine).
+    const upload = test.info().outputPath('scan-results.pdf');
+    await writeFile(upload, bytes);
     const chooser = visitor.waitForEvent('filechooser');
     await visitorChat.getByRole('button', { name: 'Attach file' }).click();
-    await (await chooser).setFiles({
-      name: 'scan-results.pdf',
-      mimeType: 'application/pdf',
-      buffer: bytes,
-    });
+    await (await chooser).setFiles(upload);
     const link = staffChat.getByRole('link', { name: 'Download scan-results.pdf' });
     await expect(link).toBeVisible({ timeout: 90_000 });
     const download = staff.waitForEvent('download');
