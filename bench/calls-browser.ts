@@ -353,3 +353,17 @@ export async function productDataChannel(page: Page, bundle: string, bytes: numb
     return { ms: t1 - t0, intact, status: transfer?.status, failure: transfer?.failure };
   }, bytes);
 }
+
+/** Records, in the page, when a button named Answer is pressed: `window.__answerAt`. */
+export const answerClickProbe = () => {
+  document.addEventListener(
+    'click',
+    (event) => {
+      const button = (event.target as Element | null)?.closest('button');
+      if (button?.textContent?.trim() === 'Answer') {
+        (window as unknown as { __answerAt?: number }).__answerAt ??= performance.now();
+      }
+    },
+    { capture: true },
+  );
+};

@@ -16,12 +16,18 @@
  * apps/web/src/features/meeting/chat/chatSession.ts). Markdown on stdout, JSON in bench/results/calls-<timestamp>.json.
  * Runs inside a network namespace with only loopback (scripts/netns.sh), like the e2e calls.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser } from '@playwright/test';
+import { createInterface } from 'node:readline';
+import { type Browser, request } from '@playwright/test';
+import { useSession } from '../e2e/tests/api-helpers.ts';
+import { calledVisitor } from '../e2e/tests/calls/call-helpers.ts';
+import { subscribed } from '../e2e/tests/realtime-helpers.ts';
 import {
+  answerClickProbe,
   bareAnswer,
   bareCaller,
   bareDataChannel,
@@ -113,6 +119,84 @@ async function productFileTransfer(browser: Browser, bundle: string): Promise<nu
   }
 }
 
+/**
+ * The real server (NODE_ENV=test, so the developer mailbox confirms sign-ups) serving the
+ * built web app, on a fresh PGlite directory; stopped at the end.
+ */
+async function startServer() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'upnext-bench-calls-'));
+  const child = spawn(process.execPath, [join(repoRoot, 'apps/server/src/server.ts')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: '3700',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SMTP_MAX_FREQUENCY: '0',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const ready = /UpNext is ready at (\S+)/.exec(line);
+      if (ready?.[1]) resolveUrl(ready[1]);
+    });
+  });
+  return {
+    url,
+    stop: async () => {
+      const gone = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await gone;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One product call set-up: a fresh clinic, session and called visitor (through the API);
+ * the visitor on My sessions, staff on the live console pressing "Video call"; once the
+ * visitor's Incoming call dialog has rung, Answer, then the first remote frame decoded.
+ */
+async function productCallSetup(browser: Browser, baseURL: string): Promise<number> {
+  const api = await request.newContext({ baseURL });
+  const staffContext = await browser.newContext({ baseURL });
+  const visitorContext = await browser.newContext({ baseURL });
+  try {
+    const world = await calledVisitor(api, 'B');
+    const visitor = await visitorContext.newPage();
+    await visitor.addInitScript(firstFrameProbe);
+    await visitor.addInitScript(answerClickProbe);
+    await useSession(visitor, world.visitor);
+    const listening = subscribed(visitor, '/topic/meeting/');
+    await visitor.goto('/admin/my-sessions');
+    await listening;
+    const staff = await staffContext.newPage();
+    await useSession(staff, world.staff);
+    await staff.goto(`/admin/live-sessions/all/${world.today}/${world.sessionId}`);
+    await staff.getByRole('button', { name: 'Video call' }).click();
+    const dialog = visitor.getByRole('dialog', { name: 'Incoming call' });
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await visitor.waitForTimeout(300);
+    await dialog.getByRole('button', { name: 'Answer' }).click();
+    await visitor.waitForFunction(
+      () => (window as unknown as { __firstFrameAt?: number }).__firstFrameAt !== undefined,
+      undefined,
+      { timeout: 30_000 },
+    );
+    return await visitor.evaluate(() => {
+      const w = window as unknown as { __firstFrameAt: number; __answerAt: number };
+      return w.__firstFrameAt - w.__answerAt;
+    });
+  } finally {
+    await staffContext.close();
+    await visitorContext.close();
+    await api.dispose();
+  }
+}
+
 type Series = { floor: number[]; product: number[] };
 
 /** Alternates which side goes first each round (ABBA), so neither always runs warm. */
@@ -149,7 +233,21 @@ try {
   const startedAt = new Date().toISOString();
   const load = loadavg();
   log(`call set-up: ${callRounds} rounds; file transfer: ${fileRounds} rounds of ${fileMiB} MiB`);
-  const setup = await interleave(callRounds, () => floorCallSetup(browser), undefined, 'set-up ms');
+  const webBuilt = existsSync(join(repoRoot, 'apps/web/dist/index.html'));
+  if (!webBuilt)
+    log('apps/web/dist is missing (npm run build): the product call set-up is not measured');
+  const server = webBuilt ? await startServer() : undefined;
+  let setup: Series;
+  try {
+    setup = await interleave(
+      callRounds,
+      () => floorCallSetup(browser),
+      server ? () => productCallSetup(browser, server.url) : undefined,
+      'set-up ms',
+    );
+  } finally {
+    await server?.stop();
+  }
   const chatBundle = existsSync(chatEntry) ? await bundleChat(chatEntry) : undefined;
   if (!chatBundle) log(`no ${chatEntry}: the product side of file transfer is not measured`);
   const transfer = await interleave(

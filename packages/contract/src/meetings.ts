@@ -13,6 +13,13 @@ export const meetingRingMs = 45_000;
 /** The largest call message body the relay forwards (an SDP offer is a few KiB). */
 export const callMessageMaxBytes = 64 * 1024;
 
+/** Chat files travel peer to peer over the call's data channel in chunks of this many bytes (spec §5, §9). */
+export const chatFileChunkBytes = 16_384;
+/** The largest chat file a party sends or accepts (the receiver holds it in memory to check it). */
+export const chatFileMaxBytes = 256 * 1024 * 1024;
+/** The longest chat message, in characters, after trimming. */
+export const chatMessageMaxLength = 2000;
+
 export const meetingStates = ['ringing', 'active', 'ended', 'declined', 'missed'] as const;
 export const meetingStateSchema = z.enum(meetingStates);
 export type MeetingState = z.infer<typeof meetingStateSchema>;

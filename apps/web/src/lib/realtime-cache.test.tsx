@@ -28,6 +28,7 @@ function fakeConnection() {
           subscriptions.set(destination, callback);
           return { unsubscribe: () => subscriptions.delete(destination) };
         },
+        publish() {},
         accept() {
           fake.connected = true;
           fake.onConnect?.({} as never);

@@ -40,6 +40,10 @@ class FakeClient implements StompLike {
       },
     };
   }
+  readonly published: Array<{ destination: string; body: string }> = [];
+  publish(frame: { destination: string; body: string }) {
+    this.published.push(frame);
+  }
   // What the server does:
   accept() {
     this.connected = true;
@@ -133,6 +137,23 @@ describe('RealtimeConnection reconnect policy (spec §8)', () => {
       vi.advanceTimersByTime(5000);
     }
     expect(logger.warn).not.toHaveBeenCalled();
+    connection.stop();
+  });
+
+  it('publishes JSON only while connected, on the current client', () => {
+    const { connection, clients } = setup();
+    connection.start();
+    expect(connection.publish('/app/call', { type: 'exit' })).toBe(false);
+    clients[0]?.accept();
+    expect(connection.publish('/app/call', { type: 'exit' })).toBe(true);
+    expect(clients[0]?.published).toEqual([{ destination: '/app/call', body: '{"type":"exit"}' }]);
+    clients[0]?.drop();
+    expect(connection.publish('/app/call', { type: 'decline' })).toBe(false);
+    vi.advanceTimersByTime(5000);
+    clients[1]?.accept();
+    expect(connection.publish('/app/call', { type: 'decline' })).toBe(true);
+    expect(clients[0]?.published).toHaveLength(1);
+    expect(clients[1]?.published).toHaveLength(1);
     connection.stop();
   });
 

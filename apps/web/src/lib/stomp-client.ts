@@ -21,6 +21,7 @@ export interface StompLike {
     destination: string,
     callback: (message: IMessage) => void,
   ): Pick<StompSubscription, 'unsubscribe'>;
+  publish(params: { destination: string; body: string }): void;
 }
 
 export type MessageHandler = (body: unknown, message: IMessage) => void;
@@ -134,6 +135,18 @@ export class RealtimeConnection {
       this.live.delete(destination);
       if (this.options.onDemand && this.handlers.size === 0) this.stop();
     };
+  }
+
+  /**
+   * SENDs `body` (as JSON) to `destination` (only `/app/call` is accepted by the server).
+   * False when the connection is not up: nothing is queued here, since a message that waited
+   * out a reconnect may no longer make sense (the caller decides what to do with it).
+   */
+  publish(destination: string, body: unknown): boolean {
+    const client = this.client;
+    if (!this.up || !client?.connected) return false;
+    client.publish({ destination, body: JSON.stringify(body) });
+    return true;
   }
 
   private open(): void {

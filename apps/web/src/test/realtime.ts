@@ -20,6 +20,15 @@ export class FakeRealtime {
     return () => set.delete(handler);
   }
 
+  /** What the screen SENT (e.g. call messages to `/app/call`), in order. */
+  readonly published: Array<{ destination: string; body: unknown }> = [];
+
+  publish(destination: string, body: unknown): boolean {
+    if (!this.isConnected) return false;
+    this.published.push({ destination, body });
+    return true;
+  }
+
   onStateChange(): () => void {
     return () => {};
   }

@@ -1,10 +1,23 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { useCurrentUser } from '../../lib/auth-session.ts';
 import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { NavigationProgress } from '../components/NavigationProgress.tsx';
 import { SkipLink } from '../components/SkipLink.tsx';
 
-/** Wraps every page: skip link first in the tab order, scroll to top on navigation, titles. */
+// Loaded only once someone is signed in: the public pages never download the call code.
+const CallHost = lazy(() =>
+  import('../../features/meeting/components/CallHost.tsx').then((module) => ({
+    default: module.CallHost,
+  })),
+);
+
+/**
+ * Wraps every page: skip link first in the tab order, scroll to top on navigation, titles,
+ * and (spec §2 "App shell") the incoming-call dialog wherever a signed-in user is.
+ */
 export function RootLayout() {
+  const user = useCurrentUser();
   return (
     <>
       <SkipLink />
@@ -12,6 +25,11 @@ export function RootLayout() {
       <ScrollRestoration />
       <DocumentTitle />
       <Outlet />
+      {user?.email ? (
+        <Suspense fallback={null}>
+          <CallHost key={user.id} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

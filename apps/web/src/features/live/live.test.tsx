@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { QueueToken, SessionBoard } from '@upnext/contract/tokens';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Component as LiveSessionPage } from '../../app/routes/admin/LiveSessionPage.tsx';
 import { Component as SessionTokensPage } from '../../app/routes/admin/SessionTokensPage.tsx';
@@ -128,6 +128,7 @@ function show(path: string) {
     [
       { path: '/admin/live-sessions/:subQueueId/:date/:sessionId', element: <LiveSessionPage /> },
       { path: '/admin/session-tokens/:sessionId', element: <SessionTokensPage /> },
+      { path: '/admin/meeting/:queueId/:sessionId/:meetingId', element: <MeetingScreenStub /> },
     ],
     { initialEntries: [path] },
   );
@@ -135,6 +136,11 @@ function show(path: string) {
 }
 
 const consolePath = `/admin/live-sessions/all/2026-11-23/${SESSION}`;
+
+function MeetingScreenStub() {
+  const { queueId, sessionId, meetingId } = useParams();
+  return <p>{`Meeting screen ${queueId}/${sessionId}/${meetingId}`}</p>;
+}
 
 describe('the live console', () => {
   it('calls the next visitor and shows the called token in large type', async () => {
@@ -348,5 +354,105 @@ describe('the session tokens table', () => {
     await user.type(within(dialog).getByLabelText(/Reason/), 'Left early');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel token' }));
     await waitFor(() => expect(cancelled).toEqual({ tokenId: grace.id, reason: 'Left early' }));
+  });
+});
+
+describe('the live console, video calls', () => {
+  const MEETING = '3e0f4b1a-5a6d-4f8e-9b2c-4d5e6f708192';
+  const serving = {
+    ...ada,
+    status: 'serving' as const,
+    position: null,
+    calledBy: STAFF,
+    calledByMe: true,
+  };
+  const queueAnswer = (online: boolean) => () => ({
+    status: 200,
+    body: { data: { id: ada.queueId, name: 'General practice', online } },
+  });
+
+  it('rings the visitor of the token being served and opens the meeting screen', async () => {
+    tokens = [serving, grace];
+    handlers[`GET /api/company/queues/${ada.queueId}`] = queueAnswer(true);
+    let started: unknown;
+    handlers['POST /api/meetings'] = (body) => {
+      started = body;
+      return {
+        status: 201,
+        body: {
+          data: { id: MEETING, queueId: ada.queueId, sessionId: SESSION, tokenId: ada.id },
+        },
+      };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Video call' }));
+    expect(
+      await screen.findByText(`Meeting screen ${ada.queueId}/${SESSION}/${MEETING}`),
+    ).toBeInTheDocument();
+    expect(started).toEqual({ sessionId: SESSION, tokenId: ada.id });
+  });
+
+  it('offers no video call for a queue without video, nor without a token in service', async () => {
+    handlers[`GET /api/company/queues/${ada.queueId}`] = queueAnswer(false);
+    tokens = [serving, grace];
+    show(consolePath);
+    expect(await screen.findByTestId('now-serving')).toHaveTextContent('A-001');
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([url]) =>
+          String(url).endsWith(`/company/queues/${ada.queueId}`),
+        ),
+      ).toBe(true),
+    );
+    expect(screen.getByRole('button', { name: 'Complete' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Video call' })).not.toBeInTheDocument();
+  });
+
+  it('shows no video call while nobody is being served', async () => {
+    handlers[`GET /api/company/queues/${ada.queueId}`] = queueAnswer(true);
+    show(consolePath);
+    expect(await screen.findByRole('button', { name: 'Call next' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Video call' })).not.toBeInTheDocument();
+  });
+
+  it("shows the server's reason when the call is refused, and a way back to a call in progress", async () => {
+    tokens = [serving, grace];
+    handlers[`GET /api/company/queues/${ada.queueId}`] = queueAnswer(true);
+    handlers['POST /api/meetings'] = () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'visitor_not_reachable',
+          message: 'This visitor has no account, so there is nobody to ring.',
+        },
+      },
+    });
+    show(consolePath);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Video call' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This visitor has no account, so there is nobody to ring.',
+    );
+    expect(screen.queryByRole('link', { name: 'Go to the call' })).not.toBeInTheDocument();
+
+    handlers['POST /api/meetings'] = () => ({
+      status: 409,
+      body: {
+        error: {
+          code: 'meeting_in_progress',
+          message: 'This token already has a call in progress.',
+          details: { meetingId: MEETING },
+        },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Video call' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This token already has a call in progress.',
+    );
+    await user.click(screen.getByRole('link', { name: 'Go to the call' }));
+    expect(
+      await screen.findByText(`Meeting screen ${ada.queueId}/${SESSION}/${MEETING}`),
+    ).toBeInTheDocument();
   });
 });

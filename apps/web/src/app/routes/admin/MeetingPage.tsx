@@ -1,21 +1,23 @@
-import { Box, Container } from '@mantine/core';
-import { IconVideo } from '@tabler/icons-react';
+import { Box } from '@mantine/core';
 import { useParams } from 'react-router';
-import { ScreenPlaceholder } from '../../components/ScreenPlaceholder.tsx';
+import { MeetingScreen } from '../../../features/meeting/components/MeetingScreen.tsx';
 import { MAIN_CONTENT_ID } from '../../components/SkipLink.tsx';
 
 /** The meeting screen is full-window, outside the admin navigation. */
 export function Component() {
-  const { sessionId = '' } = useParams<'sessionId'>();
+  const {
+    queueId = '',
+    sessionId = '',
+    meetingId = '',
+  } = useParams<'queueId' | 'sessionId' | 'meetingId'>();
   return (
-    <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} mih="100dvh" bg="gray.0" py={48}>
-      <Container size="md">
-        <ScreenPlaceholder
-          i18nKey="admin.meeting"
-          icon={<IconVideo aria-hidden />}
-          values={{ sessionId }}
-        />
-      </Container>
+    <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1}>
+      <MeetingScreen
+        key={meetingId}
+        queueId={queueId}
+        sessionId={sessionId}
+        meetingId={meetingId}
+      />
     </Box>
   );
 }

@@ -7,4 +7,5 @@ export const liveKeys = {
   tokens: (sessionId: string, statuses: readonly TokenStatus[] | undefined) =>
     [...liveKeys.session(sessionId), 'tokens', statuses ?? 'all'] as const,
   serviceTimes: (sessionId: string) => [...liveKeys.session(sessionId), 'service-times'] as const,
+  queue: (queueId: string) => [...liveKeys.all, 'queue', queueId] as const,
 };

@@ -4,7 +4,7 @@ import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken, TokenAction, TokenStatus } from '@upnext/contract/tokens';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { LoadFailed } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
 import { useSessionBoard } from '../../../entities/session/board.ts';
@@ -12,13 +12,16 @@ import { formatTime } from '../../../entities/token/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { useCallNextToken } from '../api/nextToken.ts';
 import { useSessionTokens } from '../api/queryTokens.ts';
+import { useQueueOffersVideo } from '../api/queueVideo.ts';
 import { useServiceTimeStats } from '../api/serviceTimeStats.ts';
+import { useStartMeeting } from '../api/startMeeting.ts';
 import { useTokenAction } from '../api/tokenAction.ts';
 import { useLiveSession } from '../hooks/useLiveSession.ts';
 import { NowServingCard } from './NowServingCard.tsx';
 import { SessionStatusControls } from './SessionStatusControls.tsx';
 import { TodayFigures } from './TodayFigures.tsx';
 import { TokenList } from './TokenList.tsx';
+import { VideoCallAction } from './VideoCallAction.tsx';
 import { WalkInForm } from './WalkInForm.tsx';
 
 const ACTIVE_STATUSES: readonly TokenStatus[] = ['waiting', 'booked', 'called', 'serving'];
@@ -36,6 +39,8 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
   const stats = useServiceTimeStats(sessionId);
   const next = useCallNextToken(sessionId);
   const act = useTokenAction(sessionId);
+  const meeting = useStartMeeting();
+  const navigate = useNavigate();
   // The answer of the last call or action, until the list catches up with it.
   const [latest, setLatestState] = useState<{ token: QueueToken; at: number } | null>(null);
   const setLatest = (token: QueueToken | null) =>
@@ -50,6 +55,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
     if (fresh) return fresh.calledByMe && isLive(fresh) ? fresh : null;
     return tokens.find((token) => token.calledByMe && isLive(token)) ?? null;
   }, [tokens, latest, active.dataUpdatedAt]);
+  const offersVideo = useQueueOffersVideo(current?.queueId);
 
   // The line, plus tokens called at other desks (they can be taken over); this desk's own
   // token is the one "Now serving" shows, so it is not in the line.
@@ -64,6 +70,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
 
   const callNext = () => {
     act.reset();
+    meeting.reset();
     next.mutate(undefined, {
       onSuccess: (result) => {
         setLatest(result.called ?? result.completed);
@@ -74,6 +81,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
   const onAction = (action: TokenAction) => {
     if (!current) return;
     next.reset();
+    meeting.reset();
     act.mutate(
       { tokenId: current.id, action },
       {
@@ -81,6 +89,25 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
           setLatest(token);
           setNobodyWaiting(false);
         },
+      },
+    );
+  };
+
+  // Ring the visitor, then go to the meeting screen (its pre-call check, then the offer).
+  const startCall = (token: QueueToken) => {
+    next.reset();
+    act.reset();
+    meeting.mutate(
+      { sessionId, tokenId: token.id },
+      {
+        onSuccess: (started) =>
+          void navigate(
+            buildPath(spaRoutes.adminMeeting, {
+              queueId: started.queueId,
+              sessionId: started.sessionId,
+              meetingId: started.id,
+            }),
+          ),
       },
     );
   };
@@ -140,9 +167,20 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
               canCall={session.status === 'open'}
               calling={next.isPending}
               acting={act.isPending ? (act.variables?.action ?? null) : null}
-              error={next.error ?? act.error}
+              error={next.error ?? act.error ?? meeting.error}
               onCallNext={callNext}
               onAction={onAction}
+              extraActions={
+                current && offersVideo ? (
+                  <VideoCallAction
+                    token={current}
+                    starting={meeting.isPending}
+                    disabled={next.isPending || act.isPending}
+                    error={meeting.error}
+                    onStart={() => startCall(current)}
+                  />
+                ) : null
+              }
             />
             {active.isPending ? (
               <Skeleton height={160} radius="lg" role="status" aria-label={t('state.loading')} />

@@ -23,6 +23,8 @@ interface NowServingCardProps {
   error: unknown;
   onCallNext: () => void;
   onAction: (action: TokenAction) => void;
+  /** Further actions on the token (the console's Video call). */
+  extraActions?: React.ReactNode;
 }
 
 /** The token this staff member called, in large type, with what can be done with it. */
@@ -35,6 +37,7 @@ export function NowServingCard({
   error,
   onCallNext,
   onAction,
+  extraActions,
 }: NowServingCardProps) {
   const { t } = useTranslation('live');
   const busy = calling || acting !== null;
@@ -107,6 +110,7 @@ export function NowServingCard({
               ? action('no-show', <IconUserOff size={16} aria-hidden />)
               : null}
             {action('requeue', <IconArrowBackUp size={16} aria-hidden />)}
+            {extraActions}
           </Group>
         ) : null}
         {error ? (

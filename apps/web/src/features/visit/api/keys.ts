@@ -9,4 +9,5 @@ export const visitKeys = {
   myTokens: () => [...visitKeys.all, 'my-tokens'] as const,
   booking: (tokenId: string) => [...visitKeys.all, 'booking', tokenId] as const,
   assigned: (date: string) => [...visitKeys.all, 'assigned', date] as const,
+  ringingCalls: () => [...visitKeys.all, 'ringing-calls'] as const,
 };

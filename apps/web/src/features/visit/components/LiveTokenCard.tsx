@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { formatInstant } from '../../../entities/token/format.ts';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
-import { followsSession } from '../hooks/useLiveTokens.ts';
+import { followsSession, liveStatuses } from '../hooks/useLiveTokens.ts';
+import { CallWaiting } from './CallWaiting.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
@@ -62,6 +63,7 @@ export function LiveTokenCard({ token }: { token: QueueToken }) {
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">
         <YourTurn token={token} />
+        {liveStatuses.includes(token.status) ? <CallWaiting tokenId={token.id} /> : null}
         {followsSession(token) ? <SessionNotice token={token} /> : null}
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Text fw={600}>{t('token.yours')}</Text>

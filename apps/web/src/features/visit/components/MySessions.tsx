@@ -14,6 +14,7 @@ import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
 import { followsSession, liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
+import { CallWaiting } from './CallWaiting.tsx';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
 import { visitErrorText } from './visitError.ts';
@@ -123,6 +124,7 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
     >
       <Stack gap="sm">
         <YourTurn token={token} />
+        {liveStatuses.includes(token.status) ? <CallWaiting tokenId={token.id} /> : null}
         {followsSession(token) ? <SessionNotice token={token} /> : null}
         {highlighted ? (
           <Text size="sm" fw={600} c="brand.9">

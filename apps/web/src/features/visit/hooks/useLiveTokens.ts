@@ -86,8 +86,9 @@ registerRealtime('/topic/session/:sessionId', {
 });
 
 /**
- * The signed-in visitor's tokens, kept live: their own topic (`/topic/user/{subscribeId}`)
- * and the topics of the sessions their tokens follow; polled only while realtime is down.
+ * The signed-in visitor's tokens, kept live: their own topic (`/topic/user/{subscribeId}`),
+ * their meeting topic (calls ringing about a token) and the topics of the sessions their
+ * tokens follow; polled only while realtime is down.
  */
 export function useLiveTokens(enabled = true) {
   const userData = useUserData();
@@ -96,6 +97,11 @@ export function useLiveTokens(enabled = true) {
   const sessions = (tokens.data ?? [])
     .filter(followsSession)
     .map((token) => topics.session(token.sessionId));
-  useLiveTopics(enabled && subscribeId ? [topics.user(subscribeId), ...sessions] : []);
+  // The meeting topic too: a call ringing about a token shows on it (components/CallWaiting.tsx).
+  useLiveTopics(
+    enabled && subscribeId
+      ? [topics.user(subscribeId), topics.meeting(subscribeId), ...sessions]
+      : [],
+  );
   return { tokens, userData };
 }
