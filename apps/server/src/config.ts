@@ -43,6 +43,12 @@ function iceUrlList(schemes: readonly string[]) {
   });
 }
 
+/** localhost, 127.0.0.0/8 or ::1: reachable from this machine only. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -96,6 +102,8 @@ const envSchema = z.object({
     }),
   SEED_DEMO_DATA: booleanFromEnv.default(true),
   SEED_DEMO_ACCOUNTS: booleanFromEnv.optional(),
+  /** The developer mailbox at /auth/v1/dev/mailbox (default: a local developer's server only). */
+  DEV_MAILBOX: booleanFromEnv.optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // The auth service (/auth/v1). GoTrue's names without the GOTRUE_ prefix where one exists.
   SITE_URL: urlFromEnv.optional(),
@@ -291,6 +299,10 @@ export type Config = Readonly<{
   seedDemoData: boolean;
   /** Demo owner and staff sign-ins with the documented password (never by default in production). */
   seedDemoAccounts: boolean;
+  /** Mail kept locally is readable at /auth/v1/dev/mailbox. */
+  devMailbox: boolean;
+  /** Listens on loopback only and has no public address: a developer's own machine. */
+  localOnly: boolean;
   shutdownTimeoutMs: number;
   webDistDir: string;
   version: string;
@@ -420,6 +432,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : 'Invalid configuration:\n  TURN_SECRET: must be set with TURN_URLS',
     );
   }
+  // Developer conveniences (demo sign-ins with a known password, the mailbox that shows every
+  // mail's links) are on by default only for a server nobody else can reach.
+  const localOnly =
+    isLoopbackHost(e.HOST) && (!e.PUBLIC_URL || isLoopbackHost(new URL(e.PUBLIC_URL).hostname));
+  const conveniences = e.NODE_ENV !== 'production' && localOnly;
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/$/, '');
   const authUrl = `${publicUrl}/auth/v1`;
@@ -435,7 +452,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     seedDemoData: e.SEED_DEMO_DATA,
-    seedDemoAccounts: e.SEED_DEMO_ACCOUNTS ?? e.NODE_ENV !== 'production',
+    seedDemoAccounts: e.SEED_DEMO_ACCOUNTS ?? conveniences,
+    devMailbox: e.DEV_MAILBOX ?? conveniences,
+    localOnly,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webDistDir: resolve(import.meta.dirname, '../../web/dist'),
     version: serverPackage.version,

@@ -130,5 +130,17 @@ missedCalls.start();
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
+const conveniences = { devMailbox: config.devMailbox, demoSignIns: config.seedDemoAccounts };
+if (!config.localOnly && (config.devMailbox || config.seedDemoAccounts)) {
+  log.warn(
+    conveniences,
+    'developer conveniences are on for a server reachable beyond this machine',
+  );
+} else if (!config.localOnly && config.env !== 'production') {
+  log.info(
+    conveniences,
+    'reachable beyond this machine: developer mailbox and demo sign-ins off (DEV_MAILBOX, SEED_DEMO_ACCOUNTS)',
+  );
+}
 log.info({ ms: Math.round(performance.now() - startedAt) }, 'ready');
 console.log(`\n  UpNext is ready at ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);

@@ -1,3 +1,5 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { type ApiSession, api, useSession } from '../api-helpers.ts';
@@ -78,7 +80,7 @@ test.describe('video consultation in two browsers', () => {
   // Each action waits this long at most (the test's own timeout is for the whole journey).
   test.use({ actionTimeout: 30_000 });
 
-  test('staff call from the live console; the visitor answers; video, mute, camera and screen share work both ways; Exit closes both', async ({
+  test('staff call from the live console; the visitor answers; video, mute, camera, chat, a 5 MiB file and screen share work both ways; Exit closes both', async ({
     browser,
     request,
   }) => {
@@ -118,6 +120,46 @@ test.describe('video consultation in two browsers', () => {
       within,
     );
     await expectVideoFlowing(staff);
+
+    // Chat both ways: with the drawer closed the visitor is told a message came.
+    await control(staff, 'Chat');
+    const staffChat = staff.getByRole('dialog', { name: 'Chat' });
+    await expect(staffChat).toBeVisible();
+    await staffChat
+      .getByRole('textbox', { name: 'Type a message' })
+      .fill('  Hello, can you hear me?  ');
+    await staffChat.getByRole('textbox', { name: 'Type a message' }).press('Enter');
+    await expect(visitor.getByText('You have new chat message')).toBeVisible(within);
+    await control(visitor, 'Chat');
+    const visitorChat = visitor.getByRole('dialog', { name: 'Chat' });
+    await expect(visitorChat.getByText('Hello, can you hear me?', { exact: true })).toBeVisible(
+      within,
+    );
+    await visitorChat.getByRole('textbox', { name: 'Type a message' }).fill('Yes, loud and clear');
+    await visitorChat.getByRole('button', { name: 'Send' }).click();
+    await expect(staffChat.getByText('Yes, loud and clear', { exact: true })).toBeVisible(within);
+
+    // A 5 MiB file from the visitor arrives at staff with the same SHA-256.
+    const bytes = randomBytes(5 * 1024 * 1024);
+    const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    // From a file on disk: the browser reads the path itself (a 5 MiB buffer sent over the
+    // protocol is slow on a loaded machine).
+    const upload = test.info().outputPath('scan-results.pdf');
+    await writeFile(upload, bytes);
+    const chooser = visitor.waitForEvent('filechooser');
+    await visitorChat.getByRole('button', { name: 'Attach file' }).click();
+    await (await chooser).setFiles(upload);
+    const link = staffChat.getByRole('link', { name: 'Download scan-results.pdf' });
+    await expect(link).toBeVisible({ timeout: 90_000 });
+    const download = staff.waitForEvent('download');
+    await link.click();
+    const saved = await (await download).path();
+    expect(sha256(await readFile(saved))).toBe(sha256(bytes));
+    expect(await blockingViolations(staff)).toEqual([]);
+    await staff.screenshot({ path: `${shots}meeting-chat-staff-1280.png` });
+    await visitor.screenshot({ path: `${shots}meeting-chat-visitor-390.png` });
+    await staffChat.getByRole('button', { name: 'Close chat' }).click();
+    await visitorChat.getByRole('button', { name: 'Close chat' }).click();
 
     // Screen share on (the button turns into Stop share; the visitor keeps getting frames),
     // then off, back to the camera.

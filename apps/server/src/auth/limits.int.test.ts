@@ -221,10 +221,16 @@ describe.each(testDrivers)('auth limits and enumeration resistance (%s)', (drive
     expect([third.status, third.json.code]).toEqual([429, 'over_email_send_rate_limit']);
   });
 
-  it('hides the dev mailbox in production', async () => {
-    const server = await start({ NODE_ENV: 'production' });
-    const response = await fetch(`${server.authUrl}/dev/mailbox?to=a@example.com`);
-    expect(response.status).toBe(404);
+  it('hides the dev mailbox in production and on a server with a public address', async () => {
+    const deployed: Array<Record<string, string>> = [
+      { NODE_ENV: 'production' },
+      { PUBLIC_URL: 'https://queue.clinic.example' },
+    ];
+    for (const env of deployed) {
+      const server = await start(env);
+      const response = await fetch(`${server.authUrl}/dev/mailbox?to=a@example.com`);
+      expect(response.status).toBe(404);
+    }
   });
 });
 

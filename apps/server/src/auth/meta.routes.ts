@@ -52,8 +52,9 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     passkeys_enabled: false,
   }));
 
-  // The developer mailbox: mail kept locally when no SMTP server is set. Never in production.
-  if (ctx.config.env !== 'production') {
+  // The developer mailbox: mail kept locally when no SMTP server is set. Only on a local
+  // developer's server unless DEV_MAILBOX says otherwise (config.ts).
+  if (ctx.config.devMailbox) {
     app.get('/dev/mailbox', async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { messages: await readDevMailbox(ctx.db, queryParam(request.query, 'to')) };

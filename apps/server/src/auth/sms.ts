@@ -6,8 +6,8 @@ import { AuthError } from './errors.ts';
 /**
  * The SMS path, shared by phone sign-in, MFA phone factors and (later) notifications:
  * `sendSms(ctx, to, body)`. `to` is E.164 digits as stored on users (`4915112345678`, no `+`).
- * Through Twilio when SMS_PROVIDER=twilio, else into the developer mailbox (not in production,
- * where phone auth is then off: `phone_provider_disabled`).
+ * Through Twilio when SMS_PROVIDER=twilio, else into the developer mailbox when it is served
+ * (DEV_MAILBOX; otherwise phone auth is off: `phone_provider_disabled`).
  */
 export interface SmsSender {
   readonly kind: 'twilio' | 'dev-mailbox';
@@ -97,13 +97,16 @@ export function twilioSms(options: TwilioOptions): SmsSender {
   };
 }
 
-/** The sender for this configuration: Twilio, the developer mailbox, or none (production). */
-/** Whether texts can go out: a provider, or the developer mailbox outside production. */
-export function hasSmsPath(config: Pick<Config, 'env' | 'auth'>): boolean {
-  return config.auth.sms.twilio !== null || config.env !== 'production';
+/** Whether texts can go out: a provider, or a developer mailbox someone can read. */
+export function hasSmsPath(config: Pick<Config, 'devMailbox' | 'auth'>): boolean {
+  return config.auth.sms.twilio !== null || config.devMailbox;
 }
 
-export function createSmsSender(config: Pick<Config, 'env' | 'auth'>, db: Db): SmsSender | null {
+/** The sender for this configuration: Twilio, the developer mailbox, or none. */
+export function createSmsSender(
+  config: Pick<Config, 'devMailbox' | 'auth'>,
+  db: Db,
+): SmsSender | null {
   if (!hasSmsPath(config)) return null;
   const { twilio } = config.auth.sms;
   return twilio ? twilioSms(twilio) : devMailboxSms(db);

@@ -71,11 +71,26 @@ describe.each(testDrivers)('demo sign-ins (%s)', (driver) => {
   });
 });
 
-describe('SEED_DEMO_ACCOUNTS', () => {
-  it('defaults to on outside production and off in production; can be set either way', async () => {
+describe('SEED_DEMO_ACCOUNTS and DEV_MAILBOX', () => {
+  it('default to on only for a local developer (loopback, no public address, not production); can be set either way', async () => {
     const { loadConfig } = await import('../../config.ts');
     const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) };
-    expect(loadConfig({ NODE_ENV: 'development' }).seedDemoAccounts).toBe(true);
+    const conveniences = (env: Record<string, string>) => {
+      const config = loadConfig(env);
+      return [config.seedDemoAccounts, config.devMailbox];
+    };
+    expect(conveniences({ NODE_ENV: 'development' })).toEqual([true, true]);
+    expect(conveniences({ HOST: '127.0.0.1' })).toEqual([true, true]);
+    expect(conveniences({ HOST: '::1', PUBLIC_URL: 'http://localhost:3000' })).toEqual([
+      true,
+      true,
+    ]);
+    // Reachable beyond this machine: a deployed server, whatever NODE_ENV says.
+    expect(conveniences({ HOST: '0.0.0.0' })).toEqual([false, false]);
+    expect(conveniences({ HOST: '192.168.1.20' })).toEqual([false, false]);
+    expect(conveniences({ PUBLIC_URL: 'https://queue.clinic.example' })).toEqual([false, false]);
+    expect(conveniences(production)).toEqual([false, false]);
+    expect(conveniences({ HOST: '0.0.0.0', DEV_MAILBOX: 'true' })).toEqual([false, true]);
     expect(loadConfig(production).seedDemoAccounts).toBe(false);
     expect(loadConfig({ ...production, SEED_DEMO_ACCOUNTS: 'true' }).seedDemoAccounts).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test', SEED_DEMO_ACCOUNTS: 'false' }).seedDemoAccounts).toBe(
