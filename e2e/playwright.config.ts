@@ -44,7 +44,7 @@ const headless = [
 ];
 /**
  * Calls: a synthetic camera, microphone and screen without prompts, host candidates on
- * loopback (the run is inside a network namespace with only `lo`: see run-e2e.sh), and remote
+ * loopback (the run is inside a network namespace with only `lo`: see scripts/netns.sh), and remote
  * media that plays without a click.
  */
 const calls = [
