@@ -71,7 +71,9 @@ export function ChatDrawer({
       size="md"
       {...(portalTarget ? { portalProps: { target: portalTarget } } : {})}
       styles={{
-        content: { display: 'flex', flexDirection: 'column' },
+        // Portalled into the dark call stage, whose white text must not reach the drawer.
+        content: { display: 'flex', flexDirection: 'column', color: 'var(--mantine-color-text)' },
+        title: { fontWeight: 700 },
         body: { display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, gap: 12 },
       }}
       closeButtonProps={{ 'aria-label': t('close') }}
