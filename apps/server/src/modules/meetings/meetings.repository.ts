@@ -84,57 +84,48 @@ export async function updateMeeting(
  * Claims calls still ringing past their deadline and marks them missed. SKIP LOCKED: every
  * instance sweeps, none waits on another's rows, and no row is claimed twice.
  */
-export async function markMissed(db: Db, now: Date, limit: number): Promise<MeetingRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
+export function markMissed(db: Db, now: Date, limit: number): Promise<MeetingRow[]> {
+  return claimAndSet(db, { state: 'missed', endedAt: now }, (tx) =>
+    tx
       .select({ id: meetings.id })
       .from(meetings)
       .where(and(eq(meetings.state, 'ringing'), lte(meetings.ringingUntil, now)))
       .orderBy(meetings.ringingUntil)
       .limit(limit)
-      .for('update', { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(meetings)
-      .set({ state: 'missed', endedAt: now })
-      .where(
-        inArray(
-          meetings.id,
-          due.map((row) => row.id),
-        ),
-      )
-      .returning();
-  });
+      .for('update', { skipLocked: true }),
+  );
 }
 
 /**
  * Live meetings whose token has left service (completed, no-show, requeued, cancelled) end:
  * the visit is over, so is its call. Claimed with SKIP LOCKED, like the missed calls.
  */
-export async function endMeetingsOfFinishedTokens(
+export function endMeetingsOfFinishedTokens(
   db: Db,
   now: Date,
   limit: number,
 ): Promise<MeetingRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
+  return claimAndSet(db, { state: 'ended', endedAt: now }, (tx) =>
+    tx
       .select({ id: meetings.id })
       .from(meetings)
       .innerJoin(queueTokens, eq(queueTokens.id, meetings.tokenId))
       .where(and(live, notInArray(queueTokens.status, [...inServiceStatuses])))
       .limit(limit)
-      .for('update', { of: meetings, skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(meetings)
-      .set({ state: 'ended', endedAt: now })
-      .where(
-        inArray(
-          meetings.id,
-          due.map((row) => row.id),
-        ),
-      )
-      .returning();
+      .for('update', { of: meetings, skipLocked: true }),
+  );
+}
+
+/** In one transaction: the rows `claim` locks get `values`; the changed rows are returned. */
+function claimAndSet(
+  db: Db,
+  values: Partial<NewMeeting>,
+  claim: (tx: Tx) => Promise<Array<{ id: string }>>,
+): Promise<MeetingRow[]> {
+  return db.transaction(async (tx) => {
+    const ids = (await claim(tx)).map((row) => row.id);
+    if (ids.length === 0) return [];
+    return tx.update(meetings).set(values).where(inArray(meetings.id, ids)).returning();
   });
 }
 
