@@ -3,38 +3,15 @@
  * flags, a blank page on a secure origin, a signalling bridge between two pages, and the bare
  * floors that run in the page (a plain RTCPeerConnection pair, a plain data channel).
  */
-import { execFileSync } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
+import { callFlags, chromiumPath, headlessFlags } from '../e2e/chromium.ts';
 
-function chromiumPath(): string {
-  try {
-    const found = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-    if (found) return found;
-  } catch {
-    // not on PATH: Debian's location
-  }
-  return '/usr/bin/chromium';
-}
-
-/** The e2e call flags (e2e/playwright.config.ts): headless as root, fake media, loopback ICE. */
+/** Chromium as the call tests start it (e2e/chromium.ts): headless as root, fake media, loopback ICE. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      '--allow-loopback-in-peer-connection',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    args: [...headlessFlags, ...callFlags],
   });
 }
 

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { callFlags, chromiumPath, headlessFlags } from './chromium.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -14,45 +14,11 @@ const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
 const oidcSecret = 'e2e-only-oidc-client-secret';
 const nodeBin = join(root, 'node_modules/.bin/node');
 
-// Debian's Chromium (`apt-get install chromium`): Playwright's own download is unavailable here.
-function chromiumPath(): string {
-  try {
-    const found = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-    if (found) return found;
-  } catch {
-    // Not on PATH: fall back to Debian's location.
-  }
-  return '/usr/bin/chromium';
-}
-
 // The TURN relay of the call tests: the server hands out credentials for coturn on this UDP
 // port with this secret (TURN_URLS/TURN_SECRET, as in production); the TURN test starts that
 // coturn itself (tests/calls/turn.spec.ts). Without it running, relay candidates simply fail.
 process.env.E2E_TURN_PORT ??= String(port + 2);
 process.env.E2E_TURN_SECRET ??= `e2e-turn-${randomBytes(12).toString('hex')}`;
-
-/** Headless Chromium as root on these machines (never pass --disable-features). */
-const headless = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-/**
- * Calls: a synthetic camera, microphone and screen without prompts, host candidates on
- * loopback (the run is inside a network namespace with only `lo`: see scripts/netns.sh), and remote
- * media that plays without a click.
- */
-const calls = [
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-  '--allow-loopback-in-peer-connection',
-  '--autoplay-policy=no-user-gesture-required',
-];
 
 // A fresh database per run. Set once in the runner process; workers inherit the variable and
 // re-evaluate this file without creating directories of their own.
@@ -68,7 +34,7 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: chromiumPath(), args: headless },
+    launchOptions: { executablePath: chromiumPath(), args: headlessFlags },
   },
   projects: [
     { name: 'chromium', testIgnore: 'calls/**', use: { browserName: 'chromium' } },
@@ -77,7 +43,7 @@ export default defineConfig({
       testMatch: 'calls/**/*.spec.ts',
       use: {
         browserName: 'chromium',
-        launchOptions: { executablePath: chromiumPath(), args: [...headless, ...calls] },
+        launchOptions: { executablePath: chromiumPath(), args: [...headlessFlags, ...callFlags] },
       },
     },
   ],
