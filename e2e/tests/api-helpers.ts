@@ -55,3 +55,22 @@ export async function api<T>(
   expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
   return ((await response.json()) as { data: T }).data;
 }
+
+/** Today's all-day session of the queue (its company in UTC), opened: ready for tokens. */
+export async function openSessionToday(
+  request: APIRequestContext,
+  staff: ApiSession,
+  queueId: string,
+): Promise<{ sessionId: string; today: string }> {
+  const today = new Date().toISOString().slice(0, 10);
+  const scheduled = await api<{ sessions: Array<{ id: string }> }>(
+    request,
+    staff,
+    'POST',
+    '/queues/sessions/schedule',
+    { queueId, date: today, startTime: '00:00', endTime: '23:59', capacity: 50 },
+  );
+  const sessionId = scheduled.sessions[0]?.id as string;
+  await api(request, staff, 'POST', '/queues/sessions/status', { sessionId, status: 'open' });
+  return { sessionId, today };
+}

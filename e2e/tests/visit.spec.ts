@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { type ApiSession, api, signUpViaApi, useSession } from './api-helpers.ts';
+import { type ApiSession, api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
 import { LIVE_WITHIN_MS, subscribed, withoutPollingFallback } from './realtime-helpers.ts';
@@ -38,16 +38,7 @@ test.describe('visitor journeys', () => {
   }) => {
     const staff = await signUpViaApi(request, uniqueEmail('desk'), PASSWORD);
     const { queue } = await openQueue(request, staff, 'W');
-    const today = new Date().toISOString().slice(0, 10);
-    const scheduled = await api<{ sessions: Array<{ id: string }> }>(
-      request,
-      staff,
-      'POST',
-      '/queues/sessions/schedule',
-      { queueId: queue.id, date: today, startTime: '00:00', endTime: '23:59', capacity: 50 },
-    );
-    const sessionId = scheduled.sessions[0]?.id as string;
-    await api(request, staff, 'POST', '/queues/sessions/status', { sessionId, status: 'open' });
+    const { sessionId, today } = await openSessionToday(request, staff, queue.id);
 
     // The visitor, signed in, follows the queue's join link and takes a token; only realtime
     // can change their page (the polling fallback is off). Visitors are on their phones.

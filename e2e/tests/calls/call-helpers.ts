@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { type ApiSession, api, signUpViaApi } from '../api-helpers.ts';
+import { type ApiSession, api, openSessionToday, signUpViaApi } from '../api-helpers.ts';
 import { uniqueEmail } from '../auth-helpers.ts';
 
 const PASSWORD = 'Video-call-journey-2026!';
@@ -37,16 +37,7 @@ export async function calledVisitor(
     mode: 'hybrid',
     online: true,
   });
-  const today = new Date().toISOString().slice(0, 10);
-  const scheduled = await api<{ sessions: Array<{ id: string }> }>(
-    request,
-    staff,
-    'POST',
-    '/queues/sessions/schedule',
-    { queueId: queue.id, date: today, startTime: '00:00', endTime: '23:59', capacity: 50 },
-  );
-  const sessionId = scheduled.sessions[0]?.id as string;
-  await api(request, staff, 'POST', '/queues/sessions/status', { sessionId, status: 'open' });
+  const { sessionId, today } = await openSessionToday(request, staff, queue.id);
 
   const visitor = await signUpViaApi(request, uniqueEmail('patient'), PASSWORD);
   const token = await api<{ id: string; label: string }>(
