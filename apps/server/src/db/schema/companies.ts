@@ -1,6 +1,16 @@
 import { companyPlans, companyRoles, companyUserStatuses } from '@upnext/contract/companies';
+import { planStatuses } from '@upnext/contract/payments';
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { authUsers } from './auth.ts';
 import { isOneOf } from './values.ts';
 
@@ -19,11 +29,20 @@ export const companies = pgTable(
     contactEmail: text('contact_email'),
     contactPhone: text('contact_phone'),
     plan: text('plan', { enum: companyPlans }).notNull().default('free'),
+    /** Billing state of a paid plan; a lapsed one moves the company back to Free, data kept. */
+    planStatus: text('plan_status', { enum: planStatuses }).notNull().default('active'),
+    /** End of the paid period; past it without a renewal, the plan lapses. Null on Free. */
+    planRenewsAt: timestamp('plan_renews_at', { withTimezone: true }),
+    /** The owner cancelled: the plan stays until `plan_renews_at`, then becomes Free. */
+    planCancelsAtPeriodEnd: boolean('plan_cancels_at_period_end').notNull().default(false),
+    /** The provider's subscription (Stripe) behind the plan, if any. */
+    planSubscriptionRef: text('plan_subscription_ref'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('companies_plan_check', isOneOf(t.plan, companyPlans)),
+    check('companies_plan_status_check', isOneOf(t.planStatus, planStatuses)),
     check('companies_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('companies_country_check', sql`${t.country} ~ '^[A-Z]{2}$'`),
     check('companies_slug_check', sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),

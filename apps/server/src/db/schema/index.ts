@@ -4,6 +4,7 @@ export * from './auth-oauth.ts';
 export * from './companies.ts';
 export * from './meetings.ts';
 export * from './notifications.ts';
+export * from './payments.ts';
 export * from './queues.ts';
 export * from './sessions.ts';
 export * from './system.ts';

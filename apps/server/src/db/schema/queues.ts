@@ -41,6 +41,13 @@ export const queues = pgTable(
     /** Price of a token in minor units; null when the queue is free. */
     priceMinor: integer('price_minor'),
     currency: text('currency'),
+    /**
+     * A visitor who cancels a paid place at least this many minutes before it starts (the slot,
+     * or the session for a walk-in) is refunded `refund_percent`; later, nothing. Staff and
+     * session cancellations always refund in full.
+     */
+    cancelNoticeMinutes: integer('cancel_notice_minutes').notNull().default(0),
+    refundPercent: integer('refund_percent').notNull().default(100),
     tokensPerVisitor: integer('tokens_per_visitor').notNull().default(1),
     turnApproachingThreshold: integer('turn_approaching_threshold').notNull().default(3),
     status: text('status', { enum: queueStatuses }).notNull().default('active'),
@@ -57,6 +64,8 @@ export const queues = pgTable(
       'queues_price_check',
       sql`(${t.priceMinor} is null and ${t.currency} is null) or (${t.priceMinor} > 0 and ${t.currency} ~ '^[A-Z]{3}$')`,
     ),
+    check('queues_cancel_notice_check', sql`${t.cancelNoticeMinutes} between 0 and 43200`),
+    check('queues_refund_percent_check', sql`${t.refundPercent} between 0 and 100`),
     check('queues_tokens_per_visitor_check', sql`${t.tokensPerVisitor} between 1 and 20`),
     check('queues_threshold_check', sql`${t.turnApproachingThreshold} between 0 and 50`),
   ],

@@ -42,6 +42,8 @@ export const sessions = pgTable(
     /** Sessions created by one recurring schedule share a series id. */
     seriesId: uuid('series_id'),
     lastIssuedNumber: integer('last_issued_number').notNull().default(0),
+    /** Numbers whose place was given back (a payment hold that expired): capacity counts the rest. */
+    releasedPlaces: integer('released_places').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -52,7 +54,10 @@ export const sessions = pgTable(
     check('sessions_status_check', isOneOf(t.status, sessionStatuses)),
     check('sessions_window_check', sql`${t.endsAt} > ${t.startsAt}`),
     check('sessions_capacity_check', sql`${t.capacity} between 0 and 100000`),
-    check('sessions_counter_check', sql`${t.lastIssuedNumber} between 0 and ${t.capacity}`),
+    check(
+      'sessions_counter_check',
+      sql`${t.releasedPlaces} between 0 and ${t.lastIssuedNumber} and ${t.lastIssuedNumber} - ${t.releasedPlaces} <= ${t.capacity}`,
+    ),
   ],
 );
 
