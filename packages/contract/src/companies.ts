@@ -4,6 +4,7 @@ import { endpoint, signedInErrors } from './endpoint.ts';
 import { countrySchema, phoneInputSchema } from './phone.ts';
 
 export const companyPlans = ['free', 'pro', 'business'] as const;
+export type CompanyPlan = (typeof companyPlans)[number];
 export const companyRoles = ['owner', 'admin', 'staff'] as const;
 export const companyUserStatuses = ['invited', 'active', 'disabled'] as const;
 /** Roles an invite may give; ownership is handed over by changing a member's role. */
