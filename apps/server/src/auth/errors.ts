@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
  * An error answered the way GoTrue answers it: a status, one of GoTrue's error code strings
@@ -98,6 +99,15 @@ export function authErrorHandler(
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return sendAuthError(request, reply, new AuthError(status, 'bad_request', error.message));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'auth: database unavailable');
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return sendAuthError(
+      request,
+      reply,
+      new AuthError(503, 'database_unavailable', 'Service briefly unavailable, please retry'),
+    );
   }
   request.log.error({ err: error }, 'unhandled auth error');
   return sendAuthError(

@@ -39,7 +39,7 @@ describe('auth secrets stay out of the logs', () => {
       refreshed.data.session?.refresh_token,
     ];
     const log = lines.join('');
-    expect(log).toContain('/auth/v1/verify?token=%5Bredacted%5D');
+    expect(log).toContain('/auth/v1/verify?token=[redacted]&type=[redacted]');
     expect(lines.length).toBeGreaterThan(8);
     for (const secret of secrets) {
       expect(secret).toEqual(expect.any(String));

@@ -27,7 +27,13 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { driver: 'postgres'; url: string; poolSize?: number }
+  | {
+      driver: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** Tests that overload the machine on purpose (races of hundreds) wait longer. */
+      timeouts?: PostgresTimeouts;
+    }
   /** `dataDir` undefined keeps the database in memory (tests). */
   | { driver: 'pglite'; dataDir?: string };
 
@@ -55,8 +61,49 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres({ url, poolSize = 10 }: { url: string; poolSize?: number }) {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/**
+ * Limits that turn a database that stopped answering into an error within seconds (then 503
+ * `database_unavailable`, see db/unavailable.ts) instead of requests hanging: opening a
+ * connection, a statement on the server, a reply on the wire (a blackholed link), and the
+ * wait for a free pool connection (longer: a burst of requests queues there normally).
+ */
+export const POSTGRES_TIMEOUTS = {
+  connectMs: 3000,
+  statementMs: 4000,
+  replyMs: 5000,
+  idleInTransactionMs: 10_000,
+  poolWaitMs: 10_000,
+};
+export type PostgresTimeouts = typeof POSTGRES_TIMEOUTS;
+
+/** A pool connection: opening it may take `connectMs`, however long the pool's queue waits. */
+function boundedClient(connectMs: number) {
+  return class BoundedClient extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      super({ ...config, connectionTimeoutMillis: connectMs });
+    }
+  };
+}
+
+async function openPostgres({
+  url,
+  poolSize = 10,
+  timeouts = POSTGRES_TIMEOUTS,
+}: {
+  url: string;
+  poolSize?: number;
+  timeouts?: PostgresTimeouts;
+}) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    keepAlive: true,
+    Client: boundedClient(timeouts.connectMs),
+    connectionTimeoutMillis: timeouts.poolWaitMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.replyMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
@@ -64,16 +111,16 @@ async function openPostgres({ url, poolSize = 10 }: { url: string; poolSize?: nu
     db,
     driver: 'postgres',
     migrate: async () => {
-      const connection = await pool.connect();
+      // A connection of its own, without the pool's timeouts: waiting for another instance's
+      // migrations (the lock) or a long migration is not an outage.
+      const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+      await connection.connect();
       try {
-        // Session-level lock: released by the unlock below, or by the server if we die.
+        // Session-level lock: released when this connection ends, also if we die.
         await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
         await migrateNodePg(drizzleNodePg(connection), { migrationsFolder });
-        await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-        connection.release();
-      } catch (error) {
-        connection.release(true); // destroy it, which also drops the lock
-        throw error;
+      } finally {
+        await connection.end();
       }
     },
     ping: async () => {

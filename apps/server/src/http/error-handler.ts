@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from '@upnext/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, type ErrorCode, statusOf } from '../lib/errors.ts';
 
 type FieldIssue = { field: string; message: string };
@@ -49,6 +50,9 @@ function validationIssues(error: FastifyError): FieldIssue[] {
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.status >= 500) request.log.error({ err: error }, error.message);
+    if (error.code === 'database_unavailable') {
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     return sendError(reply, error.status, {
       code: error.code,
       message: error.message,
@@ -64,6 +68,16 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
       code: 'validation_failed',
       message: `The request is invalid. ${summary}`.trim(),
       details: { issues },
+    });
+  }
+
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return sendError(reply, 503, {
+      code: 'database_unavailable',
+      message: 'The service is briefly unavailable. Please try again in a few seconds.',
+      requestId: request.id,
     });
   }
 

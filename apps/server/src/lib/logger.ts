@@ -1,27 +1,55 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 
-/** Query parameters that carry credentials: never written to a log. */
-const SECRET_QUERY_KEYS = new Set([
-  'token',
-  'access_token',
-  'refresh_token',
-  'token_hash',
-  'code',
-  'code_verifier',
-  'nonce',
-  'password',
-  'apikey',
-]);
-
+/**
+ * A request's URL as logged: the path and the names of its query parameters, never their
+ * values (a token, a code, an email or a search can be personal or a credential).
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const params = new URLSearchParams(url.slice(queryStart + 1));
-  for (const key of params.keys()) {
-    if (SECRET_QUERY_KEYS.has(key.toLowerCase())) params.set(key, '[redacted]');
+  const names = [...new Set(params.keys())];
+  return `${url.slice(0, queryStart)}?${names.map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}`;
+}
+
+/**
+ * Errors as logged: type, message, stack, code and the database's constraint or table, and
+ * their causes, but never a failed query's bound parameters (Drizzle puts them in the message:
+ * a password hash, an email, a token), neither where the database quotes one back (a bad value
+ * in its message) nor its `detail` (which quotes the values of a violated key).
+ */
+export function errorForLog(error: unknown): LoggedError {
+  const params =
+    error instanceof Error && 'params' in error && Array.isArray(error.params) ? error.params : [];
+  const secrets = params
+    .map((value) => (value instanceof Date ? '' : String(value ?? '')))
+    .filter((value) => value.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  const scrub = (text: string) =>
+    secrets.reduce((out, secret) => out.replaceAll(secret, '[redacted]'), text);
+  return describe(error, scrub, 0);
+}
+
+type LoggedError = { type: string; message: string; stack: string; [field: string]: unknown };
+
+function describe(error: unknown, scrub: (text: string) => string, depth: number): LoggedError {
+  if (!(error instanceof Error)) return { type: typeof error, message: '[redacted]', stack: '' };
+  const failedQuery = 'query' in error && 'params' in error && typeof error.query === 'string';
+  const message = scrub(failedQuery ? `Failed query: ${error.query}` : error.message);
+  const fields: LoggedError = {
+    type: error.constructor.name,
+    message,
+    stack: scrub((error.stack ?? '').replace(error.message, message)),
+  };
+  for (const key of ['code', 'constraint', 'table', 'column', 'routine', 'statusCode'] as const) {
+    const value = (error as unknown as Record<string, unknown>)[key];
+    if (typeof value === 'string' || typeof value === 'number') fields[key] = value;
   }
-  return `${url.slice(0, queryStart)}?${params.toString()}`;
+  if (error.cause !== undefined && depth < 5) {
+    fields.cause = describe(error.cause, scrub, depth + 1);
+  }
+  return fields;
 }
 
 export function loggerOptions(config: Pick<Config, 'logLevel' | 'env'>) {
@@ -40,6 +68,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'env'>) {
       censor: '[redacted]',
     },
     serializers: {
+      err: (error: unknown) => errorForLog(error),
       req: (request: { method: string; url: string; ip?: string; id?: string }) => ({
         method: request.method,
         url: redactUrl(request.url),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../db/client.ts';
+import { type Database, openDatabase, POSTGRES_TIMEOUTS } from '../db/client.ts';
 
 /**
  * Integration tests run on embedded PGlite always, and also on a PostgreSQL server when
@@ -13,6 +13,18 @@ export const testDrivers: Array<'pglite' | 'postgres'> = serverUrl
 
 export type TestDatabase = Database & { url?: string };
 
+/**
+ * The product's limits (POSTGRES_TIMEOUTS) shed load after seconds; races of hundreds of
+ * requests on a busy two-core machine queue longer than that on purpose, to test what the
+ * rules give, so test databases wait longer. db/outage.int.test.ts uses the product's own.
+ */
+const raceTimeouts = {
+  ...POSTGRES_TIMEOUTS,
+  statementMs: 60_000,
+  replyMs: 65_000,
+  poolWaitMs: 120_000,
+};
+
 /** A fresh, migrated database of its own: in memory for PGlite, a new database on the server. */
 export async function createTestDatabase(driver: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (driver === 'pglite') {
@@ -24,7 +36,12 @@ export async function createTestDatabase(driver: 'pglite' | 'postgres'): Promise
   const name = `upnext_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create database ${name}`);
   const url = withDatabase(serverUrl, name);
-  const database = await openDatabase({ driver: 'postgres', url, poolSize: 20 });
+  const database = await openDatabase({
+    driver: 'postgres',
+    url,
+    poolSize: 20,
+    timeouts: raceTimeouts,
+  });
   await database.migrate();
   return {
     ...database,
