@@ -330,6 +330,7 @@ async function present(
         estimatedWaitMinutes: waitSeconds === null ? null : Math.ceil(waitSeconds / 60),
         sessionStatus: line.session.status,
         sessionNotes: line.session.visitorNotes,
+        payment: null,
       },
     ];
   });
