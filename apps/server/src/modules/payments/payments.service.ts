@@ -59,7 +59,7 @@ function requireProvider(deps: PaymentsDeps) {
   return provider;
 }
 
-export function presentPayment(view: repo.PaymentView): Payment {
+function presentPayment(view: repo.PaymentView): Payment {
   const p = view.payment;
   return {
     id: p.id,
@@ -493,7 +493,7 @@ async function afterVisitChange(deps: PaymentsDeps, change: VisitChange | undefi
 // --- The sweep ----------------------------------------------------------------------------
 
 /** A paid plan not renewed by its period's end lapses after this grace (renewals arrive late). */
-export const PLAN_RENEWAL_GRACE_MS = 3 * 86_400_000;
+const PLAN_RENEWAL_GRACE_MS = 3 * 86_400_000;
 
 /**
  * One pass of the payments sweep (every instance, payments.sweeper.ts): holds not paid in

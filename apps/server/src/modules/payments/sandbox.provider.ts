@@ -11,12 +11,20 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { findPaymentView, type PaymentRow, type PaymentView } from './payments.repository.ts';
 import { describePayment, returnUrls } from './payments.urls.ts';
-import type { CheckoutState, PaymentProvider, WebhookHeaders } from './provider.ts';
+import type {
+  CheckoutCreated,
+  CheckoutRequest,
+  CheckoutState,
+  PaymentProvider,
+  RefundRequest,
+  RefundResult,
+  WebhookHeaders,
+} from './provider.ts';
 
 /** Header of the sandbox's webhooks, Stripe-style: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 /** A webhook older (or newer) than this is refused, like Stripe's default tolerance. */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 /** Delivery attempts after the first, and the pause before each (ms). */
 const RETRY_DELAYS_MS = [1000, 5000, 30_000];
 
@@ -251,7 +259,7 @@ export function createSandboxProvider(deps: SandboxDeps): SandboxProvider {
   return {
     name: 'sandbox',
 
-    async createCheckout(request) {
+    async createCheckout(request: CheckoutRequest): Promise<CheckoutCreated> {
       const checkoutId = checkoutIdOf(request.paymentId);
       return {
         providerRef: checkoutId,
@@ -315,7 +323,7 @@ export function createSandboxProvider(deps: SandboxDeps): SandboxProvider {
       }
     },
 
-    async refund(request) {
+    async refund(request: RefundRequest): Promise<RefundResult> {
       const refundRef = `re_sbx_${randomBytes(12).toString('hex')}`;
       return {
         refundRef,
