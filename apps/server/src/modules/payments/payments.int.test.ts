@@ -553,4 +553,25 @@ describe.each(testDrivers)('paid visits and plans (%s)', (driver) => {
       .where(eq(queueTokens.sessionId, live.session.id));
     expect(rows.filter((row) => row.status !== 'cancelled')).toHaveLength(5);
   });
+
+  it('delivers the sandbox webhook over HTTP to the listening server', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const live = await paidSession();
+    const visitor = await createTestUser(t);
+    const token = await take(visitor, live.session.id);
+    const { checkoutUrl } = (await checkout(visitor, token.id)).json().data;
+    const address = t.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const paid = await fetch(
+      `http://127.0.0.1:${port}/api/payment-gateway/sandbox/checkouts/${checkoutIdOf(checkoutUrl)}/pay`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ number: SUCCESS, expiry: '12/40', cvc: '123', name: 'A' }),
+      },
+    );
+    expect(paid.status).toBe(200);
+    await t.app.payments.sandbox?.settled();
+    expect((await tokenRow(token.id))?.status).toBe('waiting');
+  });
 });
