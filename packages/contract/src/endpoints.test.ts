@@ -28,6 +28,9 @@ const canonical = new Set([
   'slotNo',
   'tokenId',
   'meetingId',
+  'paymentId',
+  'checkoutId',
+  'provider',
   'code',
   'action',
 ]);

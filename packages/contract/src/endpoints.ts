@@ -1,5 +1,6 @@
 import { companyEndpoints } from './companies.ts';
 import { meetingEndpoints } from './meetings.ts';
+import { paymentEndpoints } from './payments.ts';
 import { promotionEndpoints } from './promotions.ts';
 import { queueEndpoints } from './queues.ts';
 import { requestEndpoints } from './requests.ts';
@@ -17,6 +18,7 @@ export const endpoints = {
   ...companyEndpoints,
   ...userEndpoints,
   ...meetingEndpoints,
+  ...paymentEndpoints,
   ...promotionEndpoints,
   ...queueEndpoints,
   ...requestEndpoints,

@@ -32,6 +32,13 @@ export const queueSchema = z
     /** Price of a token in minor units (cents); null when the queue is free. */
     priceMinor: z.number().int().nullable(),
     currency: z.string().nullable(),
+    /**
+     * A visitor who cancels a paid place at least this many minutes before it starts (the
+     * slot, or the session for a walk-in) gets `refundPercent` back; later, nothing. Staff and
+     * session cancellations refund in full.
+     */
+    cancelNoticeMinutes: z.number().int(),
+    refundPercent: z.number().int(),
     tokensPerVisitor: z.number().int(),
     turnApproachingThreshold: z.number().int(),
     status: z.enum(queueStatuses),
@@ -50,6 +57,8 @@ const queueFields = {
   visibility: z.enum(queueVisibilities),
   priceMinor: z.number().int().min(1).max(100_000_000).nullable(),
   currency: currencySchema.nullable(),
+  cancelNoticeMinutes: z.number().int().min(0).max(43_200),
+  refundPercent: z.number().int().min(0).max(100),
   tokensPerVisitor: z.number().int().min(1).max(20),
   turnApproachingThreshold: z.number().int().min(0).max(50),
 };
@@ -72,6 +81,8 @@ export const createQueueBodySchema = z
     visibility: queueFields.visibility.optional(),
     priceMinor: queueFields.priceMinor.optional(),
     currency: queueFields.currency.optional(),
+    cancelNoticeMinutes: queueFields.cancelNoticeMinutes.optional(),
+    refundPercent: queueFields.refundPercent.optional(),
     tokensPerVisitor: queueFields.tokensPerVisitor.optional(),
     turnApproachingThreshold: queueFields.turnApproachingThreshold.optional(),
   })
@@ -98,6 +109,8 @@ export const updateQueueBodySchema = z
     visibility: queueFields.visibility.optional(),
     priceMinor: queueFields.priceMinor.optional(),
     currency: queueFields.currency.optional(),
+    cancelNoticeMinutes: queueFields.cancelNoticeMinutes.optional(),
+    refundPercent: queueFields.refundPercent.optional(),
     tokensPerVisitor: queueFields.tokensPerVisitor.optional(),
     turnApproachingThreshold: queueFields.turnApproachingThreshold.optional(),
     status: z.enum(queueStatuses).optional(),

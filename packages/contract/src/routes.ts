@@ -11,6 +11,8 @@ export const spaRoutes = {
   privacyPolicy: '/privacy-policy',
   termsAndConditions: '/terms-and-conditions',
   paymentSuccess: '/payment-success',
+  /** The built-in sandbox card checkout (the embedded default payment provider; never in production). */
+  sandboxCheckout: '/sandbox/checkout/:checkoutId',
   updatePassword: '/updatepassword',
   updatePasswordAlias: '/update-password',
   login: '/login',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint, signedInErrors } from './endpoint.ts';
+import { tokenPaymentSchema } from './payments.ts';
 import { phoneInputSchema } from './phone.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
@@ -86,6 +87,11 @@ export const tokenSchema = z
     /** The session's status and its notes for visitors, so the holder sees a pause at once. */
     sessionStatus: sessionStatusSchema,
     sessionNotes: z.string(),
+    /**
+     * A paid visit's payment (the latest one of the token): while `pending_payment`, the hold's
+     * end and the open checkout; once paid, the refund's state. Null in a free queue.
+     */
+    payment: tokenPaymentSchema.nullable(),
   })
   .meta({ id: 'QueueToken' });
 export type QueueToken = z.infer<typeof tokenSchema>;

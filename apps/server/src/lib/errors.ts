@@ -55,6 +55,25 @@ const statusByCode = {
   video_not_offered: 409,
   token_not_in_service: 409,
   visitor_not_reachable: 409,
+  // Payments (modules/payments).
+  payment_not_found: 404,
+  checkout_not_found: 404,
+  checkout_closed: 409,
+  payment_not_required: 409,
+  payment_hold_expired: 409,
+  payment_not_refundable: 409,
+  refund_failed: 502,
+  promotion_invalid: 409,
+  plan_already_active: 409,
+  no_paid_plan: 409,
+  payments_unavailable: 503,
+  webhook_invalid: 400,
+  invalid_card_number: 400,
+  invalid_expiry: 400,
+  invalid_cvc: 400,
+  invalid_name: 400,
+  card_declined: 402,
+  confirmation_invalid: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof statusByCode;

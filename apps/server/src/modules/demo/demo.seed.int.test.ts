@@ -29,6 +29,7 @@ describe.each(testDrivers)('demo data on %s', (driver) => {
     expect(queueRows.map((queue) => [queue.name, queue.mode, queue.tokenPrefix])).toEqual([
       ['Blood tests', 'hybrid', 'B'],
       ['General practice', 'walk_in', 'A'],
+      ['Private consultation', 'walk_in', 'P'],
       ['Video consultations', 'slots', 'V'],
     ]);
 

@@ -70,7 +70,9 @@ export async function seedDemoData(
         currency: 'GBP',
         contactEmail: 'reception@harbourview.example',
         contactPhone: '+44 20 7946 0321',
+        // Pro allows online payments; a demo plan is granted, not billed (no period end).
         plan: 'pro',
+        planStatus: 'active',
       })
       .returning({ id: companies.id });
     if (!company) throw new Error('demo company was not created');
@@ -113,6 +115,24 @@ export async function seedDemoData(
         { name: 'Follow-up video consultation', durationMinutes: 20, priceMinor: 2500 },
       ],
     });
+    // A paid walk-in queue open all day: a newcomer pays for a visit on the sandbox checkout
+    // (test card 4242 4242 4242 4242) with nothing to configure. Cancelled at least two hours
+    // ahead, a visit is refunded in full.
+    const privateConsultation = await createQueue(tx, {
+      companyId: company.id,
+      name: 'Private consultation',
+      description: 'A private video consultation with a GP today. £25, paid online when you join.',
+      joinCode: 'HVPRIVATE',
+      tokenPrefix: 'P',
+      mode: 'walk_in',
+      online: true,
+      priceMinor: 2500,
+      currency: 'GBP',
+      cancelNoticeMinutes: 120,
+      refundPercent: 100,
+      subQueues: ['Private GP'],
+      serviceTypes: [{ name: 'Private consultation', durationMinutes: 15 }],
+    });
 
     if (options.accounts) {
       const passwordHash = await options.accounts.passwordHash();
@@ -131,6 +151,7 @@ export async function seedDemoData(
         });
         // The owner runs telehealth; the staff member a GP list and a phlebotomy room.
         assignments.push({ subQueueId: nth(video.subQueueIds, 0), userId: owner });
+        assignments.push({ subQueueId: nth(privateConsultation.subQueueIds, 0), userId: owner });
       }
       if (staff) {
         members.push({
@@ -184,6 +205,16 @@ export async function seedDemoData(
             },
           },
         ],
+        [
+          privateConsultation.id,
+          {
+            subQueueId: nth(privateConsultation.subQueueIds, 0),
+            start: '07:00',
+            end: '22:00',
+            capacity: 60,
+            online: true,
+          },
+        ],
       ];
       for (const [queueId, plan] of plans) {
         await createSession(tx, queueId, day, status, plan);
@@ -235,6 +266,8 @@ type QueuePlan = {
   online?: boolean;
   priceMinor?: number;
   currency?: string;
+  cancelNoticeMinutes?: number;
+  refundPercent?: number;
   subQueues: string[];
   serviceTypes: { name: string; durationMinutes: number; priceMinor?: number }[];
 };
@@ -252,6 +285,8 @@ async function createQueue(tx: Tx, plan: QueuePlan) {
       online: plan.online ?? false,
       priceMinor: plan.priceMinor ?? null,
       currency: plan.currency ?? null,
+      cancelNoticeMinutes: plan.cancelNoticeMinutes ?? 0,
+      refundPercent: plan.refundPercent ?? 100,
     })
     .returning({ id: queues.id });
   if (!queue) throw new Error(`queue ${plan.name} was not created`);

@@ -61,6 +61,8 @@ function queueJson(row: QueueWithCompany): Queue {
     visibility: row.visibility,
     priceMinor: row.priceMinor,
     currency: row.currency,
+    cancelNoticeMinutes: row.cancelNoticeMinutes,
+    refundPercent: row.refundPercent,
     tokensPerVisitor: row.tokensPerVisitor,
     turnApproachingThreshold: row.turnApproachingThreshold,
     status: row.status,

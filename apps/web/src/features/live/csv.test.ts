@@ -30,6 +30,7 @@ const token: QueueToken = {
   estimatedWaitMinutes: null,
   sessionStatus: 'open',
   sessionNotes: '',
+  payment: null,
 };
 
 describe('CSV export', () => {

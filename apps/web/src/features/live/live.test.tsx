@@ -59,6 +59,7 @@ function token(overrides: Partial<QueueToken>): QueueToken {
     estimatedWaitMinutes: 0,
     sessionStatus: 'open',
     sessionNotes: '',
+    payment: null,
     ...overrides,
   };
 }

@@ -45,6 +45,8 @@ const queue: Queue = {
   currency: null,
   tokensPerVisitor: 1,
   turnApproachingThreshold: 3,
+  cancelNoticeMinutes: 0,
+  refundPercent: 100,
   status: 'active',
   createdAt: '2026-03-01T08:00:00.000Z',
   updatedAt: '2026-03-01T08:00:00.000Z',
@@ -110,6 +112,7 @@ const token: QueueToken = {
   estimatedWaitMinutes: 12,
   sessionStatus: 'open',
   sessionNotes: '',
+  payment: null,
 };
 
 const userData: UserData = {

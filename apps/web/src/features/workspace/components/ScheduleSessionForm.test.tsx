@@ -29,6 +29,8 @@ const queue: Queue = {
   currency: null,
   tokensPerVisitor: 1,
   turnApproachingThreshold: 3,
+  cancelNoticeMinutes: 0,
+  refundPercent: 100,
   status: 'active',
   createdAt: now,
   updatedAt: now,
