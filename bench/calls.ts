@@ -16,12 +16,10 @@
  * apps/web/src/features/meeting/chat/chatSession.ts). Markdown on stdout, JSON in bench/results/calls-<timestamp>.json.
  * Runs inside a network namespace with only loopback (scripts/netns.sh), like the e2e calls.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { type Browser, request } from '@playwright/test';
 import { useSession } from '../e2e/tests/api-helpers.ts';
 import { calledVisitor } from '../e2e/tests/calls/call-helpers.ts';
@@ -38,6 +36,7 @@ import {
   launchChromium,
   productDataChannel,
 } from './calls-browser.ts';
+import { startServer } from './calls-server.ts';
 
 function intFromEnv(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -117,42 +116,6 @@ async function productFileTransfer(browser: Browser, bundle: string): Promise<nu
   } finally {
     await context.close();
   }
-}
-
-/**
- * The real server (NODE_ENV=test, so the developer mailbox confirms sign-ups) serving the
- * built web app, on a fresh PGlite directory; stopped at the end.
- */
-async function startServer() {
-  const dataDir = await mkdtemp(join(tmpdir(), 'upnext-bench-calls-'));
-  const child = spawn(process.execPath, [join(repoRoot, 'apps/server/src/server.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: '3700',
-      DATA_DIR: dataDir,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      SMTP_MAX_FREQUENCY: '0',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const ready = /UpNext is ready at (\S+)/.exec(line);
-      if (ready?.[1]) resolveUrl(ready[1]);
-    });
-  });
-  return {
-    url,
-    stop: async () => {
-      const gone = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await gone;
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /**
@@ -236,7 +199,7 @@ try {
   const webBuilt = existsSync(join(repoRoot, 'apps/web/dist/index.html'));
   if (!webBuilt)
     log('apps/web/dist is missing (npm run build): the product call set-up is not measured');
-  const server = webBuilt ? await startServer() : undefined;
+  const server = webBuilt ? await startServer(3700) : undefined;
   let setup: Series;
   try {
     setup = await interleave(

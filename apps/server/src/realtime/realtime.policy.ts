@@ -78,6 +78,8 @@ export type CallDecision =
       destination: string;
       /** What to forward, when the rule normalised the message (else the message as sent). */
       body?: unknown;
+      /** Runs once the message has been forwarded (e.g. telling both parties what it changed). */
+      afterForward?: () => Promise<void>;
     }
   | { allow: false; message: string };
 

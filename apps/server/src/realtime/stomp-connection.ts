@@ -370,6 +370,7 @@ export class StompConnection {
       return false;
     }
     this.deps.forward(decision.destination, JSON.stringify(decision.body ?? message));
+    await decision.afterForward?.();
     return true;
   }
 

@@ -2,7 +2,7 @@ import type { IMessage } from '@stomp/stompjs';
 import { callMessageMaxBytes, meetingRingMs } from '@upnext/contract/meetings';
 import { callDestination, topics } from '@upnext/contract/realtime-topics';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { meetings } from '../../db/schema/meetings.ts';
 import { stompLimits } from '../../realtime/stomp-connection.ts';
 import { connectStomp, Inbox, listen, type TestStomp, wssUrl } from '../../realtime/testing.ts';
@@ -161,8 +161,13 @@ describe.each(testDrivers)('meeting signalling over STOMP (%s)', (driver) => {
     // Both heard every state change, in order; nobody heard their own messages or others' calls.
     const states = (party: Party) =>
       party.all.filter((b) => b.type === 'meeting.state').map((b) => b.state);
-    expect(states(staff)).toEqual(['active', 'ended']);
-    expect(states(visitor)).toEqual(['active', 'ended']);
+    // (each state event follows the message that caused it)
+    await vi.waitFor(() => {
+      expect(states(staff)).toEqual(['active', 'ended']);
+      expect(states(visitor)).toEqual(['active', 'ended']);
+    });
+    // The answer reaches the caller ahead of the state event it caused.
+    expect(staff.all.slice(0, 2).map((b) => b.type)).toEqual(['answer', 'meeting.state']);
     expect(staff.all.filter((b) => b.type !== 'meeting.state').map((b) => b.type)).toEqual([
       'answer',
       'candidate',

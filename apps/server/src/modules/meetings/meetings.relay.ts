@@ -4,7 +4,7 @@ import type { CallAuthorizer, CallDecision } from '../../realtime/realtime.polic
 import { subscribeIdOf } from '../../realtime/realtime.repository.ts';
 import { sideOf, takesPart } from './meetings.policy.ts';
 import { findMeetingForCall } from './meetings.repository.ts';
-import { applyCall, type MeetingStateDeps } from './meetings.service.ts';
+import { announceState, applyCall, type MeetingStateDeps } from './meetings.service.ts';
 
 const refuse = (message: string): CallDecision => ({ allow: false, message });
 
@@ -35,17 +35,28 @@ export function createCallRelay(deps: MeetingStateDeps): CallAuthorizer {
     }
     const applied = await applyCall(deps, meeting, side, call.type);
     if ('refused' in applied) return refuse(applied.refused);
+    // The state change (an answer's `active`) is announced after the message is forwarded: the
+    // caller needs the answer first, and handling the event would only delay it there.
+    const announce = applied.changed ? () => announceState(deps, applied.meeting) : undefined;
     // Read only: both parties' topics were made when the meeting started.
     const to = await subscribeIdOf(
       deps.db,
       side === 'staff' ? meeting.visitorUserId : meeting.staffUserId,
     );
-    if (!to) return refuse('The other party cannot be reached.');
+    if (!to) {
+      await announce?.();
+      return refuse('The other party cannot be reached.');
+    }
     const body: CallMessage = {
       ...call,
       meta: { ...call.meta, email: caller.email ?? '', meetingId: meeting.id },
     };
-    return { allow: true, destination: topics.meeting(to), body };
+    return {
+      allow: true,
+      destination: topics.meeting(to),
+      body,
+      ...(announce ? { afterForward: announce } : {}),
+    };
   };
 }
 

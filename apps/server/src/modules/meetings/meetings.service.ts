@@ -87,7 +87,7 @@ export async function startMeeting(
       ringingUntil: new Date(now.getTime() + meetingRingMs),
     });
   });
-  await publishState(deps, meeting);
+  await announceState(deps, meeting);
   return presentOne(deps, meeting.id, 'staff');
 }
 
@@ -123,6 +123,7 @@ export async function endMeeting(deps: MeetingsDeps, caller: Caller, meetingId: 
       state: stateAt(meeting, deps.clock()),
     });
   }
+  if (applied.changed) await announceState(deps, applied.meeting);
   return presentOne(deps, meeting.id, side);
 }
 
@@ -139,19 +140,21 @@ export async function getIceServers(deps: MeetingsDeps, caller: Caller, meetingI
 
 /**
  * Checks a call message of `type` from `side` against the rules, and makes the state change it
- * causes (answer → active, decline → declined, exit → ended) under the meeting's row lock,
- * announcing it to both parties after the commit.
+ * causes (answer → active, decline → declined, exit → ended) under the meeting's row lock.
+ * The caller announces a change (`changed`) to both parties after the commit, with
+ * `announceState`: the relay does so after forwarding the message itself, so an answer reaches
+ * the caller ahead of the state event it caused.
  */
 export async function applyCall(
   deps: MeetingStateDeps,
   meeting: MeetingRow,
   side: Side,
   type: CallMessageType,
-): Promise<{ meeting: MeetingRow } | { refused: string }> {
+): Promise<{ meeting: MeetingRow; changed: boolean } | { refused: string }> {
   const checked = callRuleFor(meeting, side, type, deps.clock());
   if ('refused' in checked) return checked;
   const to = checked.rule.to;
-  if (to === undefined || to === meeting.state) return { meeting };
+  if (to === undefined || to === meeting.state) return { meeting, changed: false };
   const changed = await deps.db.transaction(async (tx) => {
     const locked = await repo.lockMeeting(tx, meeting.id);
     if (!locked) return { refused: 'This meeting does not exist any more.' };
@@ -164,16 +167,16 @@ export async function applyCall(
         state: to,
         ...(to === 'active' ? { answeredAt: now } : { endedAt: now }),
       }),
+      changed: true,
     };
   });
-  if ('meeting' in changed) await publishState(deps, changed.meeting);
   return changed;
 }
 
 /** Calls still ringing past their deadline become missed, and both sides hear it. */
 export async function sweepMissedCalls(deps: MeetingStateDeps, limit = 100): Promise<number> {
   const missed = await repo.markMissed(deps.db, deps.clock(), limit);
-  for (const meeting of missed) await publishState(deps, meeting);
+  for (const meeting of missed) await announceState(deps, meeting);
   return missed.length;
 }
 
@@ -183,7 +186,7 @@ export async function endCallsOfFinishedVisits(
   limit = 100,
 ): Promise<number> {
   const ended = await repo.endMeetingsOfFinishedTokens(deps.db, deps.clock(), limit);
-  for (const meeting of ended) await publishState(deps, meeting);
+  for (const meeting of ended) await announceState(deps, meeting);
   return ended.length;
 }
 
@@ -196,7 +199,8 @@ async function subscribeIdsOfParties(deps: MeetingStateDeps, meeting: MeetingRow
   return { staff: ids.get(meeting.staffUserId), visitor: ids.get(meeting.visitorUserId) };
 }
 
-async function publishState(deps: MeetingStateDeps, meeting: MeetingRow) {
+/** Tells both parties the meeting's state (after the commit that changed it). */
+export async function announceState(deps: MeetingStateDeps, meeting: MeetingRow) {
   const queueId = await repo.queueOfSession(deps.db, meeting.sessionId);
   if (!queueId) return;
   const event: MeetingStateEvent = {

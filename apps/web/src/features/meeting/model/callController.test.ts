@@ -153,6 +153,50 @@ describe('CallController: the callee (spec §4 "Answer")', () => {
     expect(pc?.added).toHaveLength(3);
   });
 
+  it('asks for the ICE servers when the call starts to ring, so Answer does not wait for them', async () => {
+    const { controller, deps, pcs } = setup();
+    controller.handleMessage(theirOffer);
+    controller.handleMessage(theirOffer); // the caller's repeated offer asks nothing more
+    expect(deps.getIceServers).toHaveBeenCalledTimes(1);
+    expect(deps.getIceServers).toHaveBeenCalledWith(MEETING);
+    await controller.answer();
+    expect(deps.getIceServers).toHaveBeenCalledTimes(1);
+    expect(pcs[0]?.config.iceServers).toEqual([{ urls: ['stun:127.0.0.1:3478'] }]);
+  });
+
+  it('asks for the ICE servers again on Answer when the request made while ringing failed', async () => {
+    const { controller, deps, pcs, sent } = setup();
+    vi.mocked(deps.getIceServers).mockRejectedValueOnce(new Error('offline'));
+    controller.handleMessage(theirOffer);
+    await settle();
+    await controller.answer();
+    expect(deps.getIceServers).toHaveBeenCalledTimes(2);
+    expect(pcs[0]?.config.iceServers).toEqual([{ urls: ['stun:127.0.0.1:3478'] }]);
+    expect(sent.map((m) => m.type)).toEqual(['answer']);
+  });
+
+  it('shows the remote tracks the offer brings once the answer is on its way', async () => {
+    const { controller, deps, sent } = setup();
+    const seen: Array<{ answerSent: boolean; remote: MediaStream | null }> = [];
+    const create = deps.createPeerConnection;
+    deps.createPeerConnection = (config) => {
+      const pc = create(config) as unknown as FakePeerConnection;
+      const setRemote = pc.setRemoteDescription.bind(pc);
+      // As the browser does: the offer's tracks are announced while it is applied.
+      pc.setRemoteDescription = async (description) => {
+        await setRemote(description);
+        pc.remoteTrack(new FakeTrack('video', 'their camera'));
+        seen.push({ answerSent: sent.length > 0, remote: controller.getView().remoteStream });
+      };
+      return pc as unknown as RTCPeerConnection;
+    };
+    controller.handleMessage(theirOffer);
+    await controller.answer();
+    expect(seen).toEqual([{ answerSent: false, remote: null }]);
+    expect(sent.map((m) => m.type)).toEqual(['answer']);
+    expect(controller.getView().remoteStream?.getVideoTracks()).toHaveLength(1);
+  });
+
   it('publishes its own candidates as they appear', async () => {
     const { controller, pcs, sent } = setup();
     controller.handleMessage(theirOffer);

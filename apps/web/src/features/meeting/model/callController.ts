@@ -128,6 +128,17 @@ export class CallController {
   /** The other side's media state as they last said it (the control channel). */
   private remoteSaysVideo = true;
   private mediaRequest: Promise<LocalMedia> | null = null;
+  /**
+   * The ICE servers of a call ringing here, asked for when it starts to ring, so Answer does
+   * not wait for a request to the server (used once; a later connection asks afresh).
+   */
+  private ringingIceServers: { meetingId: string; request: Promise<RTCIceServer[]> } | null = null;
+  /**
+   * While an answer is being made, the remote tracks the offer brought are held here and shown
+   * once the answer is on its way: showing them opens the callee's meeting screen, and that
+   * page's work must not delay the answer.
+   */
+  private held: { pc: RTCPeerConnection; tracks: MediaStreamTrack[] } | null = null;
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private offerRepeat: ReturnType<typeof setInterval> | undefined;
   /** Bumped on teardown: async work of a finished call must not touch the next one. */
@@ -174,6 +185,12 @@ export class CallController {
 
   private onPhase(before: CallState, next: CallState): void {
     if (next.phase === 'ringing-in' || next.phase === 'ringing-out') {
+      if (
+        next.phase === 'ringing-in' &&
+        next.call &&
+        before.call?.meetingId !== next.call.meetingId
+      )
+        this.prefetchIceServers(next.call.meetingId);
       if (before.phase !== next.phase) {
         this.setTimer('ring', ringFallbackMs, () => {
           const call = this.view.state.call;
@@ -282,17 +299,21 @@ export class CallController {
     }
   }
 
+  /**
+   * The queued candidates, all handed over at once: the connection applies them in order (its
+   * operations chain), while awaiting each would cost a turn of the page's busy main thread.
+   */
   private async flushCandidates(pc: RTCPeerConnection): Promise<void> {
     const meetingId = this.view.state.call?.meetingId;
     const queued = this.pendingCandidates.filter((entry) => entry.meetingId === meetingId);
     this.pendingCandidates = [];
-    for (const { candidate } of queued) {
-      try {
-        await pc.addIceCandidate(candidate);
-      } catch {
-        // as above
-      }
-    }
+    await Promise.all(
+      queued.map(({ candidate }) =>
+        pc.addIceCandidate(candidate).catch(() => {
+          // as above
+        }),
+      ),
+    );
   }
 
   /** An offer during the call: an ICE restart of the other side, or the other side rejoining. */
@@ -514,11 +535,11 @@ export class CallController {
     const generation = this.generation;
     const stale = () =>
       generation !== this.generation || this.view.state.call?.meetingId !== call.meetingId;
-    let pc: RTCPeerConnection;
+    let pc: RTCPeerConnection | undefined;
     try {
       const [local, iceServers] = await Promise.all([
         this.preview(),
-        this.deps.getIceServers(call.meetingId),
+        this.iceServersFor(call.meetingId),
       ]);
       if (stale()) return;
       pc = this.deps.createPeerConnection({ iceServers });
@@ -532,14 +553,18 @@ export class CallController {
       this.update({ chatChannel: chat });
       this.addLocalTracks(pc, local, remoteOffer === null);
       if (remoteOffer) {
+        this.held = { pc, tracks: [] };
         await pc.setRemoteDescription(remoteOffer);
         if (stale()) return;
         this.bindSenders(pc);
-        await this.flushCandidates(pc);
+        // Remote candidates do not change the answer: they go in while it is made.
+        const flushed = this.flushCandidates(pc);
         const answer = await pc.createAnswer();
         await pc.setLocalDescription(answer);
         if (stale()) return;
         this.sendCall({ type: 'answer', answer: { type: 'answer', sdp: answer.sdp ?? '' } });
+        this.releaseHeldTracks(pc);
+        await flushed;
       } else {
         const offer = await pc.createOffer();
         await pc.setLocalDescription(offer);
@@ -549,7 +574,31 @@ export class CallController {
       }
     } catch {
       if (!stale()) this.dispatch({ type: 'failed', reason: 'setup' });
+    } finally {
+      if (pc) this.releaseHeldTracks(pc);
     }
+  }
+
+  private releaseHeldTracks(pc: RTCPeerConnection): void {
+    const held = this.held;
+    if (held?.pc !== pc) return;
+    this.held = null;
+    if (this.pc !== pc) return;
+    for (const track of held.tracks) this.onRemoteTrack(track);
+  }
+
+  /** A call rings here: its ICE servers are asked for now (a failure is asked again on Answer). */
+  private prefetchIceServers(meetingId: string): void {
+    const request = this.deps.getIceServers(meetingId);
+    void request.catch(() => {});
+    this.ringingIceServers = { meetingId, request };
+  }
+
+  private iceServersFor(meetingId: string): Promise<RTCIceServer[]> {
+    const ringing = this.ringingIceServers;
+    this.ringingIceServers = null;
+    if (ringing?.meetingId !== meetingId) return this.deps.getIceServers(meetingId);
+    return ringing.request.catch(() => this.deps.getIceServers(meetingId));
   }
 
   /** Own tracks into the connection; a missing camera still gets a video sender (screen share). */
@@ -595,7 +644,9 @@ export class CallController {
       });
     });
     pc.addEventListener('track', (event: RTCTrackEvent) => {
-      if (current()) this.onRemoteTrack(event.track);
+      if (!current()) return;
+      if (this.held?.pc === pc) this.held.tracks.push(event.track);
+      else this.onRemoteTrack(event.track);
     });
     pc.addEventListener('iceconnectionstatechange', () => {
       if (current()) this.onIceState(pc);
@@ -725,6 +776,8 @@ export class CallController {
 
   private closeConnection(): void {
     this.generation++;
+    this.held = null;
+    this.ringingIceServers = null;
     this.stopOfferRepeat();
     for (const name of ['connect', 'ice-restart', 'remote-video']) this.clearTimer(name);
     this.control?.close();
