@@ -219,6 +219,17 @@ const envSchema = z.object({
     .min(60, 'must be at least 60 seconds')
     .max(86_400, 'must be at most 86400 seconds')
     .default(14_400),
+  // Payments through Stripe Checkout (both keys, or neither: the sandbox checkout otherwise).
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  /** Another address for Stripe's API, e.g. a local stand-in; Stripe's own when unset. */
+  STRIPE_API_URL: urlFromEnv.optional(),
 });
 
 /** One configured sign-in provider (see auth/oauth/providers.ts). */
@@ -309,6 +320,16 @@ export type Config = Readonly<{
   auth: AuthConfig;
   realtime: RealtimeConfig;
   ice: IceConfig;
+  /** Stripe Checkout, when both keys are set; null: the sandbox checkout (never in production). */
+  stripe: StripeConfig | null;
+}>;
+
+/** Never logged, never sent to a browser: only the Stripe provider reads it. */
+export type StripeConfig = Readonly<{
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe's API elsewhere (a local stand-in); Stripe's own when undefined. */
+  apiUrl: string | undefined;
 }>;
 
 /** What browsers get for `new RTCPeerConnection({ iceServers })` in a meeting. */
@@ -405,7 +426,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      const got = name in present ? ` (got "${present[name]}")` : '';
+      // A malformed secret is named, never echoed: the message ends up in logs.
+      const secret = /SECRET|TOKEN|PRIVATE_KEY/.test(name);
+      const got = name in present && !secret ? ` (got "${present[name]}")` : '';
       return `  ${name}: ${issue.message}${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -423,6 +446,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else if (e.TWILIO_ACCOUNT_SID || e.TWILIO_AUTH_TOKEN || e.TWILIO_MESSAGE_SERVICE_SID) {
     throw new ConfigError(
       'Invalid configuration:\n  SMS_PROVIDER: must be twilio when TWILIO_* variables are set',
+    );
+  }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      e.STRIPE_SECRET_KEY
+        ? 'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: must be set with STRIPE_SECRET_KEY'
+        : 'Invalid configuration:\n  STRIPE_SECRET_KEY: must be set with STRIPE_WEBHOOK_SECRET',
     );
   }
   if (Boolean(e.TURN_URLS?.length) !== Boolean(e.TURN_SECRET)) {
@@ -532,5 +562,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             })
           : null,
     }),
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? Object.freeze({
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiUrl: e.STRIPE_API_URL,
+          })
+        : null,
   });
 }

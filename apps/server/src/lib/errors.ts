@@ -55,6 +55,9 @@ const statusByCode = {
   video_not_offered: 409,
   token_not_in_service: 409,
   visitor_not_reachable: 409,
+  // Company plans (modules/billing): past a plan's limit; `details: { resource, limit, plan, used }`.
+  // 409 like the other "not now" refusals (session_full): the request was fine, the plan is not.
+  plan_limit_reached: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof statusByCode;

@@ -70,7 +70,8 @@ export async function seedDemoData(
         currency: 'GBP',
         contactEmail: 'reception@harbourview.example',
         contactPhone: '+44 20 7946 0321',
-        plan: 'pro',
+        // Business: the demo seeds video, online payments and more than Pro's queues allow.
+        plan: 'business',
       })
       .returning({ id: companies.id });
     if (!company) throw new Error('demo company was not created');

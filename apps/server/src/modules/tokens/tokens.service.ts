@@ -19,6 +19,7 @@ import {
   signedInOf,
 } from '../access/access.ts';
 import { type Caller, requireUser, type SignedInCaller } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import {
   publishCalled,
   publishCancelled,
@@ -154,6 +155,8 @@ async function issue(
   if (session.lastIssuedNumber >= session.capacity) {
     throw new AppError('session_full', 'This session is full. Please choose another session.');
   }
+  // The plan's tokens a month (lock order: session, then company).
+  await assertWithinPlan(tx, session.companyId, 'tokens', 1, now);
   const number = await repo.takeNextNumber(tx, session.sessionId, now);
   // A booking stays `booked` until its slot is near (one made that late is admitted at once).
   const inserted = await repo.insertToken(tx, {

@@ -16,7 +16,7 @@ import { CtaBanner } from '../components/CtaBanner.tsx';
 import { PageIntro } from '../components/PageIntro.tsx';
 import { PlanCard } from '../components/PlanCard.tsx';
 import { PlanComparison } from '../components/PlanComparison.tsx';
-import { addOns, planIds, plans } from '../components/plans.ts';
+import { addOns, planIds, plans } from '@upnext/contract/plans';
 import { formatPrice } from '../components/pricing.ts';
 import { RichText } from '../components/RichText.tsx';
 import { Section, SectionHeading } from '../components/Section.tsx';
