@@ -151,8 +151,6 @@ export const addOns = {
   smsPackSize: 100,
   /** Price of one extra staff seat per month (Business). */
   extraSeatPrice: 6,
-  /** Share of a monthly limit at which the owner is warned by email. */
-  warningThresholdPercent: 80,
   /** Guaranteed monthly uptime on Business. */
   uptimePercent: 99.9,
   /** Days a company can still export its data after cancelling. */

@@ -39,7 +39,6 @@ export function Component() {
     freeQueues: number.format(plans.free.queues ?? 0),
     freeSeats: number.format(plans.free.staffSeats),
     freeTokens: number.format(plans.free.tokensPerMonth),
-    warning: addOns.warningThresholdPercent,
     smsPrice: formatPrice(addOns.smsPackPrice, i18n.language),
     smsPack: number.format(addOns.smsPackSize),
     exportDays: addOns.exportDays,

@@ -10,7 +10,6 @@ export function Component() {
     <LegalDocument
       page="terms"
       values={{
-        warning: addOns.warningThresholdPercent,
         uptime: addOns.uptimePercent,
         exportDays: addOns.exportDays,
       }}
