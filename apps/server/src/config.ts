@@ -325,7 +325,7 @@ export type Config = Readonly<{
 }>;
 
 /** Never logged, never sent to a browser: only the Stripe provider reads it. */
-export type StripeConfig = Readonly<{
+type StripeConfig = Readonly<{
   secretKey: string;
   webhookSecret: string;
   /** Stripe's API elsewhere (a local stand-in); Stripe's own when undefined. */

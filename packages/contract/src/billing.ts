@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { companyParamsSchema, companyPlans } from './companies.ts';
 import { idSchema, timestampSchema } from './common.ts';
+import { companyParamsSchema, companyPlans } from './companies.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { planStatuses } from './payments.ts';
 import { planResources } from './plans.ts';

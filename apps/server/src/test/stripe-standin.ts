@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
  */
 
 type Json = Record<string, unknown>;
-export type StandinRequest = {
+type StandinRequest = {
   method: string;
   path: string;
   body: Json;
@@ -26,7 +26,7 @@ const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('he
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** `a[b][0][c]=v` into `{ a: { b: [{ c: 'v' }] } }`, as Stripe reads its form bodies. */
-export function parseStripeForm(text: string): Json {
+function parseStripeForm(text: string): Json {
   const root: Json = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const path = key.replace(/\]/g, '').split('[');
@@ -100,7 +100,9 @@ export async function startStripeStandin() {
   }
 
   function route(method: string, path: string, body: Json, res: ServerResponse): unknown {
-    let match: RegExpMatchArray | null;
+    const sessionPath = path.match(/^\/v1\/checkout\/sessions\/(\w+)$/);
+    const expirePath = path.match(/^\/v1\/checkout\/sessions\/(\w+)\/expire$/);
+    const subscriptionPath = path.match(/^\/v1\/subscriptions\/(\w+)$/);
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const expiresAt = Number(body.expires_at ?? nowSeconds() + 86_400);
       const created = nowSeconds();
@@ -142,13 +144,13 @@ export async function startStripeStandin() {
       sessions.set(id, session);
       return session;
     }
-    if ((match = path.match(/^\/v1\/checkout\/sessions\/([\w]+)$/)) && method === 'GET') {
-      const session = sessions.get(match[1] ?? '');
+    if (sessionPath && method === 'GET') {
+      const session = sessions.get(sessionPath[1] ?? '');
       if (!session) return notFound(res, 'checkout session');
       return session;
     }
-    if ((match = path.match(/^\/v1\/checkout\/sessions\/([\w]+)\/expire$/)) && method === 'POST') {
-      const session = sessions.get(match[1] ?? '');
+    if (expirePath && method === 'POST') {
+      const session = sessions.get(expirePath[1] ?? '');
       if (!session) return notFound(res, 'checkout session');
       if (session.status !== 'open') {
         stripeError(res, 400, `Only Checkout Sessions with a status in ["open"] can be expired.`);
@@ -173,8 +175,8 @@ export async function startStripeStandin() {
         created: nowSeconds(),
       };
     }
-    if ((match = path.match(/^\/v1\/subscriptions\/([\w]+)$/))) {
-      const subscription = subscriptions.get(match[1] ?? '');
+    if (subscriptionPath) {
+      const subscription = subscriptions.get(subscriptionPath[1] ?? '');
       if (!subscription) return notFound(res, 'subscription');
       if (method === 'POST' && body.cancel_at_period_end !== undefined) {
         subscription.cancel_at_period_end = body.cancel_at_period_end === 'true';

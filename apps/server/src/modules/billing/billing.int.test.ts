@@ -40,7 +40,13 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     payload?: object,
-  ) => t.app.inject({ method, url: `/api${url}`, headers: user.headers, ...(payload ? { payload } : {}) });
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: user.headers,
+      ...(payload ? { payload } : {}),
+    });
 
   /** A company on `plan` with an owner, one queue and an open session around the app's now. */
   const company = (plan: 'free' | 'pro' | 'business') =>
@@ -71,16 +77,24 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
 
   it('queues: refused at the limit with nothing written, allowed again once one is archived', async () => {
     const { owner, company: c, queue } = await company('free');
-    const refused = await inject(owner, 'POST', '/company/queues', { companyId: c.id, name: 'Second' });
+    const refused = await inject(owner, 'POST', '/company/queues', {
+      companyId: c.id,
+      name: 'Second',
+    });
     limitRefusal(refused, { resource: 'queues', limit: 1, plan: 'free', used: 1 });
     expect(refused.json().error.message).toMatch(/Free plan includes 1 active queue/);
     expect(await countQueues(c.id)).toBe(1);
 
     expect((await inject(owner, 'DELETE', `/company/queues/${queue.id}`)).statusCode).toBe(200);
-    const second = await inject(owner, 'POST', '/company/queues', { companyId: c.id, name: 'Second' });
+    const second = await inject(owner, 'POST', '/company/queues', {
+      companyId: c.id,
+      name: 'Second',
+    });
     expect(second.statusCode, second.body).toBe(201);
     // Restoring the archived one would make two.
-    const restore = await inject(owner, 'PATCH', `/company/queues/${queue.id}`, { status: 'active' });
+    const restore = await inject(owner, 'PATCH', `/company/queues/${queue.id}`, {
+      status: 'active',
+    });
     limitRefusal(restore, { resource: 'queues', limit: 1, plan: 'free', used: 1 });
     const [row] = await db().select().from(queues).where(eq(queues.id, queue.id));
     expect(row?.status).toBe('archived');
@@ -89,7 +103,10 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
   it('queues: of concurrent creations for the last place, exactly one wins', async () => {
     const { owner, company: c } = await company('pro');
     for (let i = 2; i < (plans.pro.queues ?? 0); i += 1) {
-      const made = await inject(owner, 'POST', '/company/queues', { companyId: c.id, name: `Q${i}` });
+      const made = await inject(owner, 'POST', '/company/queues', {
+        companyId: c.id,
+        name: `Q${i}`,
+      });
       expect(made.statusCode, made.body).toBe(201);
     }
     const racing = await Promise.all(
@@ -154,7 +171,10 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
 
   it("sessions a month: a series is counted whole, in the company's time zone; cancelled ones do not count", async () => {
     const { owner, company: c, queue } = await company('free');
-    await db().update(companies).set({ timezone: 'Pacific/Auckland' }).where(eq(companies.id, c.id));
+    await db()
+      .update(companies)
+      .set({ timezone: 'Pacific/Auckland' })
+      .where(eq(companies.id, c.id));
     // The fixture's session is one of May's; 58 more make 59 of the 60.
     const rows = Array.from({ length: 58 }, (_, i) => {
       const day = String(1 + Math.floor(i / 2)).padStart(2, '0');
@@ -172,12 +192,8 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
     });
     await db().insert(sessions).values(rows);
     const total = async () =>
-      (
-        await db()
-          .select({ n: count() })
-          .from(sessions)
-          .where(eq(sessions.queueId, queue.id))
-      )[0]?.n;
+      (await db().select({ n: count() }).from(sessions).where(eq(sessions.queueId, queue.id)))[0]
+        ?.n;
     const before = await total();
     const schedule = (date: string, recurrence?: object) =>
       inject(owner, 'POST', '/queues/sessions/schedule', {
@@ -190,7 +206,11 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
       });
 
     // Thursdays 22 May, 29 May and 5 June: two more in May is one too many, so none is made.
-    const series = await schedule('2031-05-22', { kind: 'weekly', weekdays: [4], until: '2031-06-05' });
+    const series = await schedule('2031-05-22', {
+      kind: 'weekly',
+      weekdays: [4],
+      until: '2031-06-05',
+    });
     limitRefusal(series, { resource: 'sessions', limit: 60, plan: 'free', used: 59 });
     expect(await total()).toBe(before);
 
@@ -209,7 +229,10 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
       .select()
       .from(sessions)
       .where(and(eq(sessions.queueId, queue.id), eq(sessions.date, '2031-05-03')));
-    await db().update(sessions).set({ status: 'cancelled' }).where(eq(sessions.id, may?.id ?? ''));
+    await db()
+      .update(sessions)
+      .set({ status: 'cancelled' })
+      .where(eq(sessions.id, may?.id ?? ''));
     expect((await schedule('2031-05-23')).statusCode).toBe(201);
   });
 
@@ -270,10 +293,15 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
     // A queue already set to video (e.g. from a lapsed plan) still refuses the call itself.
     await db().update(queues).set({ online: true }).where(eq(queues.id, queue.id));
     const visitor = await createTestUser(t);
-    const token = (await inject(visitor, 'POST', '/queues/sessions/tokens', { sessionId: session.id })).json()
-      .data.id as string;
-    expect((await inject(owner, 'POST', '/queues/sessions/next-token', { sessionId: session.id })).statusCode).toBe(200);
-    const call = () => inject(owner, 'POST', '/meetings', { sessionId: session.id, tokenId: token });
+    const token = (
+      await inject(visitor, 'POST', '/queues/sessions/tokens', { sessionId: session.id })
+    ).json().data.id as string;
+    expect(
+      (await inject(owner, 'POST', '/queues/sessions/next-token', { sessionId: session.id }))
+        .statusCode,
+    ).toBe(200);
+    const call = () =>
+      inject(owner, 'POST', '/meetings', { sessionId: session.id, tokenId: token });
     limitRefusal(await call(), { resource: 'video', limit: 0, plan: 'free', used: 0 });
     expect(await db().select().from(meetings).where(eq(meetings.tokenId, token))).toEqual([]);
 
@@ -293,7 +321,11 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
     limitRefusal(await call(), { resource: 'video', limit: 500, plan: 'pro', used: 500 });
 
     // One of those was this visit's own earlier call instead: ringing it again adds nothing.
-    const [one] = await db().select().from(meetings).where(eq(meetings.visitorUserId, other.userId)).limit(1);
+    const [one] = await db()
+      .select()
+      .from(meetings)
+      .where(eq(meetings.visitorUserId, other.userId))
+      .limit(1);
     await db()
       .update(meetings)
       .set({ tokenId: token, visitorUserId: visitor.userId })
@@ -309,7 +341,9 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
       currency: 'GBP',
     });
     limitRefusal(priced, { resource: 'paid_queues', limit: 0, plan: 'free', used: 0 });
-    expect((await db().select().from(queues).where(eq(queues.id, queue.id)))[0]?.priceMinor).toBeNull();
+    expect(
+      (await db().select().from(queues).where(eq(queues.id, queue.id)))[0]?.priceMinor,
+    ).toBeNull();
 
     const type = await inject(owner, 'POST', `/queues/${queue.id}/service-types`, {
       name: 'Paid check-up',
@@ -360,14 +394,17 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
 
     expect(await countQueues(c.id)).toBe(3);
     const listed = await inject(owner, 'GET', `/company/queues?companyId=${c.id}`);
-    expect(listed.json().data.map((q: { name: string }) => q.name).sort()).toEqual([
-      'General practice',
-      'Paid',
-      'Video',
-    ]);
+    expect(
+      listed
+        .json()
+        .data.map((q: { name: string }) => q.name)
+        .sort(),
+    ).toEqual(['General practice', 'Paid', 'Video']);
     const paidRow = (await db().select().from(queues).where(eq(queues.id, paidQueue)))[0];
     expect(paidRow?.priceMinor).toBe(2000);
-    expect((await db().select().from(queues).where(eq(queues.id, videoQueue)))[0]?.online).toBe(true);
+    expect((await db().select().from(queues).where(eq(queues.id, videoQueue)))[0]?.online).toBe(
+      true,
+    );
     // Existing things still work and can be edited...
     const renamed = await inject(owner, 'PATCH', `/company/queues/${paidQueue}`, {
       name: 'Paid visits',
@@ -383,16 +420,21 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
     });
     expect(scheduled.statusCode, scheduled.body).toBe(201);
     // ...but nothing more is added.
-    limitRefusal(await inject(owner, 'POST', '/company/queues', { companyId: c.id, name: 'Fourth' }), {
-      resource: 'queues',
-      limit: 1,
-      plan: 'free',
-      used: 3,
-    });
     limitRefusal(
-      await inject(owner, 'PATCH', `/company/queues/${queue.id}`, { online: true }),
-      { resource: 'video', limit: 0, plan: 'free', used: 0 },
+      await inject(owner, 'POST', '/company/queues', { companyId: c.id, name: 'Fourth' }),
+      {
+        resource: 'queues',
+        limit: 1,
+        plan: 'free',
+        used: 3,
+      },
     );
+    limitRefusal(await inject(owner, 'PATCH', `/company/queues/${queue.id}`, { online: true }), {
+      resource: 'video',
+      limit: 0,
+      plan: 'free',
+      used: 0,
+    });
 
     const billing = await inject(owner, 'GET', `/company/${c.id}/billing`);
     expect(billing.statusCode, billing.body).toBe(200);

@@ -158,10 +158,7 @@ export function countVideoThisMonth(
   now: Date,
   exceptTokenId?: string,
 ): Promise<number> {
-  const where = [
-    eq(queues.companyId, companyId),
-    withinMonth(meetings.createdAt, now, timezone),
-  ];
+  const where = [eq(queues.companyId, companyId), withinMonth(meetings.createdAt, now, timezone)];
   if (exceptTokenId) where.push(ne(meetings.tokenId, exceptTokenId));
   return count(
     db

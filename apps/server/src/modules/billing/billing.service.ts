@@ -111,13 +111,7 @@ export async function assertWithinPlan<R extends PlanResource>(
     const tokenId = adding as Adding['video'];
     if (limit === 0) refuse(0);
     if (tokenId === null) return;
-    const others = await repo.countVideoThisMonth(
-      tx,
-      companyId,
-      company.timezone,
-      now,
-      tokenId,
-    );
+    const others = await repo.countVideoThisMonth(tx, companyId, company.timezone, now, tokenId);
     if (others + 1 > limit) refuse(others);
     return;
   }

@@ -42,7 +42,11 @@ const visit = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
 });
 
 /** A webhook as Stripe sends it: the raw body and its `stripe-signature` header. */
-function signed(type: string, object: object, options: { timestamp?: number; secret?: string } = {}) {
+function signed(
+  type: string,
+  object: object,
+  options: { timestamp?: number; secret?: string } = {},
+) {
   const payload = JSON.stringify({
     id: `evt_test_${crypto.randomUUID().replace(/-/g, '')}`,
     object: 'event',
@@ -107,7 +111,10 @@ describe('Stripe provider (against the local stand-in)', () => {
         success_url: 'http://localhost/ok',
         expires_at: Math.floor(Date.now() / 1000) + 15 * 60,
         line_items: [
-          { quantity: 1, price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'x' } } },
+          {
+            quantity: 1,
+            price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'x' } },
+          },
         ],
       }),
     ).rejects.toThrow(/30 minutes/);
@@ -158,7 +165,7 @@ describe('Stripe provider (against the local stand-in)', () => {
     expect(event).not.toHaveProperty('subscriptionRef');
   });
 
-  it("a paid plan checkout carries the subscription and the end of its period, asked of Stripe", async () => {
+  it('a paid plan checkout carries the subscription and the end of its period, asked of Stripe', async () => {
     const request = visit({ mode: 'subscription', plan: 'business', amountMinor: 12900 });
     const { providerRef } = await provider.createCheckout(request);
     const periodEnd = Math.floor(Date.now() / 1000) + 31 * 86_400;
@@ -217,9 +224,11 @@ describe('Stripe provider (against the local stand-in)', () => {
       const { body, headers } = signed(type, object);
       return provider.verifyWebhook(body, headers, new Date());
     };
-    await expect(verify('checkout.session.async_payment_failed', checkout)).resolves.toMatchObject(
-      { type: 'checkout_failed', paymentId, providerRef: 'cs_test_x' },
-    );
+    await expect(verify('checkout.session.async_payment_failed', checkout)).resolves.toMatchObject({
+      type: 'checkout_failed',
+      paymentId,
+      providerRef: 'cs_test_x',
+    });
     await expect(
       verify('checkout.session.expired', { ...checkout, status: 'expired' }),
     ).resolves.toMatchObject({ type: 'checkout_expired', paymentId, providerRef: 'cs_test_x' });
@@ -229,7 +238,11 @@ describe('Stripe provider (against the local stand-in)', () => {
     });
     await expect(
       verify('refund.updated', { id: 're_test_1', object: 'refund', status: 'succeeded' }),
-    ).resolves.toMatchObject({ type: 'refund_settled', refundRef: 're_test_1', status: 'succeeded' });
+    ).resolves.toMatchObject({
+      type: 'refund_settled',
+      refundRef: 're_test_1',
+      status: 'succeeded',
+    });
     await expect(
       verify('refund.failed', { id: 're_test_2', object: 'refund', status: 'failed' }),
     ).resolves.toMatchObject({ type: 'refund_settled', refundRef: 're_test_2', status: 'failed' });
@@ -267,7 +280,12 @@ describe('Stripe provider (against the local stand-in)', () => {
     const { providerRef } = await provider.createCheckout(request);
     const session = standin.complete(providerRef);
     standin.requests.length = 0;
-    const refund = { paymentId: request.paymentId, providerRef, amountMinor: 1250, reason: 'Cancelled by staff' };
+    const refund = {
+      paymentId: request.paymentId,
+      providerRef,
+      amountMinor: 1250,
+      reason: 'Cancelled by staff',
+    };
     const result = await provider.refund(refund);
     expect(result).toMatchObject({ status: 'succeeded' });
     expect(result.refundRef).toMatch(/^re_test_/);
@@ -282,7 +300,9 @@ describe('Stripe provider (against the local stand-in)', () => {
   });
 
   it('cancels a subscription at the end of its period', async () => {
-    const { providerRef } = await provider.createCheckout(visit({ mode: 'subscription', plan: 'pro' }));
+    const { providerRef } = await provider.createCheckout(
+      visit({ mode: 'subscription', plan: 'pro' }),
+    );
     const session = standin.complete(providerRef);
     standin.requests.length = 0;
     await provider.cancelSubscription(session.subscription as string);

@@ -51,7 +51,11 @@ const fromSeconds = (seconds: number | null | undefined): Date | undefined =>
   typeof seconds === 'number' ? new Date(seconds * 1000) : undefined;
 
 const refundStatus = (status: string | null): RefundResult['status'] =>
-  status === 'succeeded' ? 'succeeded' : status === 'failed' || status === 'canceled' ? 'failed' : 'pending';
+  status === 'succeeded'
+    ? 'succeeded'
+    : status === 'failed' || status === 'canceled'
+      ? 'failed'
+      : 'pending';
 
 /** Stripe Checkout through the official package: payment mode for visits, subscription mode for plans. */
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
@@ -158,10 +162,11 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
               payment_intent_data: {
                 metadata,
                 description: request.description,
-                statement_descriptor_suffix: request.merchantName
-                  .replace(/[^A-Za-z0-9 ]/g, '')
-                  .slice(0, 22)
-                  .trim() || undefined,
+                statement_descriptor_suffix:
+                  request.merchantName
+                    .replace(/[^A-Za-z0-9 ]/g, '')
+                    .slice(0, 22)
+                    .trim() || undefined,
               },
             };
       // One checkout per payment, however often our side retries the call.

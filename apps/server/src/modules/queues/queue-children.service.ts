@@ -46,7 +46,13 @@ interface ChildKind<Row, T extends Types> {
     after?(tx: Tx, id: string, body: T['create'] | T['update']): Promise<void>;
   };
   /** Asks the company's plan, inside the write's transaction, for what the write adds. */
-  plan?(tx: Tx, queue: QueueWithCompany, before: Row | undefined, body: T['create'] | T['update'], now: Date): Promise<void>;
+  plan?(
+    tx: Tx,
+    queue: QueueWithCompany,
+    before: Row | undefined,
+    body: T['create'] | T['update'],
+    now: Date,
+  ): Promise<void>;
   /** Turns a database refusal of a delete into a clear error (rows still in use). */
   deleteRefused?(error: unknown): AppError | undefined;
 }

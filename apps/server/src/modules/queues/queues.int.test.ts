@@ -45,7 +45,10 @@ describe.each(testDrivers)('queues, sub-queues, service types and areas (%s)', (
       await inject(owner, 'POST', '/company', { name: 'Q Clinic', timezone: 'Europe/London' })
     ).json().data.id;
     // Queue rules, not plan limits (modules/billing tests those): a plan with room.
-    await database.db.update(companies).set({ plan: 'business' }).where(eq(companies.id, companyId));
+    await database.db
+      .update(companies)
+      .set({ plan: 'business' })
+      .where(eq(companies.id, companyId));
     await database.db.insert(companyUsers).values({
       companyId,
       userId: staff.userId,

@@ -1,5 +1,5 @@
-import type { TFunction } from 'i18next';
 import { addOns, type Plan, planCurrency } from '@upnext/contract/plans';
+import type { TFunction } from 'i18next';
 
 /** Whole-euro prices, e.g. "€39". */
 export function formatPrice(amount: number, language: string): string {
