@@ -101,6 +101,34 @@ describe('configuration', () => {
     expect(() => loadConfig({ TURN_CREDENTIAL_TTL: '10' })).toThrow(/TURN_CREDENTIAL_TTL/);
   });
 
+  it('takes the Stripe keys together or not at all, and never echoes a malformed secret', () => {
+    expect(loadConfig({}).payments.stripe).toBeNull();
+    const config = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_def456',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+    });
+    expect(config.payments.stripe).toEqual({
+      secretKey: 'sk_test_abc123',
+      webhookSecret: 'whsec_def456',
+      apiUrl: 'http://127.0.0.1:12111',
+    });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: must be set with STRIPE_SECRET_KEY/,
+    );
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_def456' })).toThrow(
+      /STRIPE_SECRET_KEY: must be set with STRIPE_WEBHOOK_SECRET/,
+    );
+    let message = '';
+    try {
+      loadConfig({ STRIPE_SECRET_KEY: 'pk_test_oops-leaked', STRIPE_WEBHOOK_SECRET: 'whsec_x' });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/STRIPE_SECRET_KEY: must be a Stripe secret key/);
+    expect(message).not.toContain('oops-leaked');
+  });
+
   it('lists every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT[\s\S]*LOG_LEVEL/);
   });

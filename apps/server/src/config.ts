@@ -231,6 +231,8 @@ const envSchema = z.object({
     .optional(),
   /** Signs the sandbox's checkout ids and webhooks; derived from the auth key when unset. */
   SANDBOX_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Another address for Stripe's API, e.g. a local stand-in; Stripe's own when unset. */
+  STRIPE_API_URL: urlFromEnv.optional(),
 });
 
 /** One configured sign-in provider (see auth/oauth/providers.ts). */
@@ -326,11 +328,20 @@ export type Config = Readonly<{
 
 /** Which payment provider runs checkouts (modules/payments/providers.ts chooses from this). */
 export type PaymentsConfig = Readonly<{
-  stripe: Readonly<{ secretKey: string; webhookSecret: string }> | null;
+  /** Stripe Checkout, when both keys are set; null: the sandbox checkout (never in production). */
+  stripe: StripeConfig | null;
   /** The sandbox checkout may run: never in production. */
   sandboxAllowed: boolean;
   /** SANDBOX_WEBHOOK_SECRET; when unset the server derives one from its auth signing key. */
   sandboxSecret: string | undefined;
+}>;
+
+/** Never logged, never sent to a browser: only the Stripe provider reads it. */
+type StripeConfig = Readonly<{
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe's API elsewhere (a local stand-in); Stripe's own when undefined. */
+  apiUrl: string | undefined;
 }>;
 
 /** What browsers get for `new RTCPeerConnection({ iceServers })` in a meeting. */
@@ -427,7 +438,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      const got = name in present ? ` (got "${present[name]}")` : '';
+      // A malformed secret is named, never echoed: the message ends up in logs.
+      const secret = /SECRET|TOKEN|PRIVATE_KEY/.test(name);
+      const got = name in present && !secret ? ` (got "${present[name]}")` : '';
       return `  ${name}: ${issue.message}${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -567,6 +580,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? Object.freeze({
               secretKey: e.STRIPE_SECRET_KEY,
               webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiUrl: e.STRIPE_API_URL,
             })
           : null,
       sandboxAllowed: e.NODE_ENV !== 'production',

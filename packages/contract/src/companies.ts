@@ -146,7 +146,7 @@ export const companyEndpoints = {
     params: companyUsersParamsSchema,
     body: inviteCompanyUserBodySchema,
     responses: { 201: companyUserSchema },
-    errors: [...signedInErrors, 'not_found', 'already_member'],
+    errors: [...signedInErrors, 'not_found', 'already_member', 'plan_limit_reached'],
   }),
   updateCompanyUser: endpoint({
     method: 'PATCH',
@@ -157,7 +157,14 @@ export const companyEndpoints = {
     params: companyUserParamsSchema,
     body: updateCompanyUserBodySchema,
     responses: { 200: companyUserSchema },
-    errors: [...signedInErrors, 'owner_protected', 'not_found', 'last_owner', 'invite_pending'],
+    errors: [
+      ...signedInErrors,
+      'owner_protected',
+      'not_found',
+      'last_owner',
+      'invite_pending',
+      'plan_limit_reached',
+    ],
   }),
   removeCompanyUser: endpoint({
     method: 'DELETE',

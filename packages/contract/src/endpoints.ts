@@ -1,3 +1,4 @@
+import { billingEndpoints } from './billing.ts';
 import { companyEndpoints } from './companies.ts';
 import { meetingEndpoints } from './meetings.ts';
 import { paymentEndpoints } from './payments.ts';
@@ -16,6 +17,7 @@ import { userEndpoints } from './users.ts';
 export const endpoints = {
   ...systemEndpoints,
   ...companyEndpoints,
+  ...billingEndpoints,
   ...userEndpoints,
   ...meetingEndpoints,
   ...paymentEndpoints,

@@ -105,6 +105,7 @@ export const meetingEndpoints = {
       'token_not_in_service',
       'visitor_not_reachable',
       'meeting_in_progress',
+      'plan_limit_reached',
     ],
   }),
   listMeetings: endpoint({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CompanyPlan } from './companies.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 
 /**
@@ -38,18 +39,11 @@ export type PlanStatus = (typeof planStatuses)[number];
 export const paymentStatusSchema = z.enum(paymentStatuses);
 export const refundStatusSchema = z.enum(refundStatuses);
 
-// --- Prices of the company plans ------------------------------------------------------------
+// --- Paid plans ------------------------------------------------------------------------------
 
-/**
- * Monthly price of each paid plan, in minor units of PLAN_CURRENCY (the pricing page's numbers,
- * apps/web/src/features/marketing/components/plans.ts: Pro €39, Business €129). The plan table
- * with its limits moves to `plans.ts` (issue 13, plan limits); this constant is reconciled
- * with it then.
- */
-export const PLAN_CURRENCY = 'EUR';
-export const planMonthlyPriceMinor = { pro: 3900, business: 12900 } as const;
-export type PaidPlan = keyof typeof planMonthlyPriceMinor;
-export const paidPlans = ['pro', 'business'] as const satisfies readonly PaidPlan[];
+/** The plans a company buys through the checkout (their prices: `plans.ts`, the one plan table). */
+export const paidPlans = ['pro', 'business'] as const satisfies readonly CompanyPlan[];
+export type PaidPlan = (typeof paidPlans)[number];
 
 // --- The sandbox checkout's test cards ------------------------------------------------------
 

@@ -280,7 +280,7 @@ function queueChildEndpoints<
       params: queueParamsSchema,
       body: parts.createBody,
       responses: { 201: parts.schema },
-      errors: writeErrors,
+      errors: [...writeErrors, 'plan_limit_reached'],
     }),
     get: endpoint({
       method: 'GET',
@@ -299,7 +299,7 @@ function queueChildEndpoints<
       params: itemParams,
       body: parts.updateBody,
       responses: { 200: parts.schema },
-      errors: writeErrors,
+      errors: [...writeErrors, 'plan_limit_reached'],
     }),
     remove: endpoint({
       method: 'DELETE',
@@ -365,7 +365,7 @@ export const queueEndpoints = {
     summary: 'Create a queue (owner, admin); its join code is generated',
     body: createQueueBodySchema,
     responses: { 201: queueSchema },
-    errors: writeErrors,
+    errors: [...writeErrors, 'plan_limit_reached'],
   }),
   getQueue: endpoint({
     method: 'GET',
@@ -385,7 +385,7 @@ export const queueEndpoints = {
     params: queueParamsSchema,
     body: updateQueueBodySchema,
     responses: { 200: queueSchema },
-    errors: writeErrors,
+    errors: [...writeErrors, 'plan_limit_reached'],
   }),
   archiveQueue: endpoint({
     method: 'DELETE',

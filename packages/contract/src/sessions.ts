@@ -381,7 +381,7 @@ export const sessionEndpoints = {
       'archived queues are a conflict.',
     body: scheduleSessionInputSchema,
     responses: { 201: scheduleResultSchema, 200: scheduleResultSchema },
-    errors: [...writeErrors, 'session_overlap', 'conflict'],
+    errors: [...writeErrors, 'session_overlap', 'conflict', 'plan_limit_reached'],
   }),
   editSessions: endpoint({
     method: 'POST',

@@ -6,6 +6,7 @@ import type { Database } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import type { Lifecycle } from '../lib/lifecycle.ts';
+import { billingRoutes } from '../modules/billing/billing.routes.ts';
 import { companyRoutes } from '../modules/companies/companies.routes.ts';
 import type { InviteUser } from '../modules/companies/companies.service.ts';
 import { createInviter } from '../modules/companies/inviter.ts';
@@ -64,6 +65,7 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
     authService: options.authService,
   });
   await app.register(companyRoutes, { db, clock, inviteUser });
+  await app.register(billingRoutes, { db, clock });
   await app.register(userRoutes, { db, clock });
   await app.register(queueRoutes, { db, clock });
   await app.register(promotionRoutes, { db, clock });

@@ -74,6 +74,9 @@ const statusByCode = {
   invalid_name: 400,
   card_declined: 402,
   confirmation_invalid: 400,
+  // Company plans (modules/billing): past a plan's limit; `details: { resource, limit, plan, used }`.
+  // 409 like the other "not now" refusals (session_full): the request was fine, the plan is not.
+  plan_limit_reached: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof statusByCode;

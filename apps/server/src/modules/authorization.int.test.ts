@@ -151,6 +151,12 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       secrets: () => ['Matrix Clinic'],
     },
     {
+      name: 'GET /company/{companyId}/billing',
+      request: () => ({ method: 'GET', url: `/api/company/${company()}/billing` }),
+      expect: managersOnly(200),
+      secrets: () => ['"usage"'],
+    },
+    {
       name: 'GET /company/{id}/users',
       request: () => ({ method: 'GET', url: `/api/company/${company()}/users` }),
       expect: managersOnly(200),

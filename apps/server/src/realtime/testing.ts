@@ -158,7 +158,12 @@ export async function createSessionFixture(
   const suffix = randomBytes(4).toString('hex');
   const [company] = await db
     .insert(companies)
-    .values({ name: `Clinic ${suffix}`, slug: `clinic-${suffix}`, timezone: 'UTC' })
+    .values({
+      name: `Clinic ${suffix}`,
+      slug: `clinic-${suffix}`,
+      timezone: 'UTC',
+      plan: 'business',
+    })
     .returning();
   if (!company) throw new Error('company not created');
   const [queue] = await db

@@ -51,6 +51,8 @@ export async function createMatrixWorld(t: TestApp): Promise<MatrixWorld> {
         name: 'Matrix Clinic',
         slug: `matrix-${crypto.randomUUID().slice(0, 8)}`,
         timezone: 'Europe/London',
+        // The matrix is about who may act, not about plan limits.
+        plan: 'business' as const,
       },
       {
         name: 'Other Clinic',

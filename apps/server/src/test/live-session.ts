@@ -29,6 +29,8 @@ export type LiveSessionOptions = {
   /** The window relative to now (hours); by default it began an hour ago and runs 8 hours. */
   startsInHours?: number;
   lengthHours?: number;
+  /** The company's plan; Business by default, so plan limits stay out of the way. */
+  plan?: 'free' | 'pro' | 'business';
 };
 
 /**
@@ -41,7 +43,12 @@ export async function createLiveSession(t: TestApp, options: LiveSessionOptions 
   const suffix = randomBytes(4).toString('hex');
   const [company] = await db
     .insert(companies)
-    .values({ name: `Clinic ${suffix}`, slug: `clinic-${suffix}`, timezone: 'UTC' })
+    .values({
+      name: `Clinic ${suffix}`,
+      slug: `clinic-${suffix}`,
+      timezone: 'UTC',
+      plan: options.plan ?? 'business',
+    })
     .returning();
   if (!company) throw new Error('company not created');
   await db.insert(companyUsers).values({

@@ -54,6 +54,11 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     });
     expect(response.statusCode).toBe(201);
     companyId = response.json().data.id;
+    // Membership rules, not seat limits (modules/billing tests those): a plan with room.
+    await database.db
+      .update(companies)
+      .set({ plan: 'business' })
+      .where(eq(companies.id, companyId));
   });
   afterAll(async () => {
     await t?.app.close();

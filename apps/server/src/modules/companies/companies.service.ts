@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors.ts';
 import { requirePhone } from '../../lib/phone.ts';
 import { iso } from '../../lib/rows.ts';
 import type { Caller } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import {
   assertMayManageMember,
   canCreateCompany,
@@ -203,6 +204,8 @@ export async function inviteCompanyUser(
   // Refuse before anything is sent: an existing member gets no second invite mail.
   const existing = await findUserByEmail(deps.db, email);
   if (existing && (await findMember(deps.db, companyId, existing.id))) throw alreadyMember();
+  // A seat must be free before a mail goes out; it is counted again under the lock below.
+  await assertWithinPlan(deps.db, companyId, 'staff', 1, deps.clock());
   const { userId } = await deps.inviteUser({
     email,
     invitedBy: inviter,
@@ -210,15 +213,18 @@ export async function inviteCompanyUser(
   });
   const now = deps.clock();
   try {
-    await insertMember(deps.db, {
-      companyId,
-      userId,
-      email,
-      role: body.role,
-      status: 'invited',
-      invitedBy: inviter,
-      createdAt: now,
-      updatedAt: now,
+    await deps.db.transaction(async (tx) => {
+      await assertWithinPlan(tx, companyId, 'staff', 1, now);
+      await insertMember(tx, {
+        companyId,
+        userId,
+        email,
+        role: body.role,
+        status: 'invited',
+        invitedBy: inviter,
+        createdAt: now,
+        updatedAt: now,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyMember();
@@ -262,6 +268,10 @@ export async function updateCompanyUser(
       target.status === 'active' &&
       ((body.role !== undefined && body.role !== 'owner') || body.status === 'disabled');
     if (losesOwnership && owners.length <= 1) throw lastOwner();
+    // A disabled member holds no seat: enabling them again takes one.
+    if (body.status === 'active' && target.status === 'disabled') {
+      await assertWithinPlan(tx, companyId, 'staff', 1, deps.clock());
+    }
     await updateMemberRow(tx, companyId, userId, {
       ...(body.role ? { role: body.role } : {}),
       ...(body.status ? { status: body.status } : {}),

@@ -70,8 +70,9 @@ export async function seedDemoData(
         currency: 'GBP',
         contactEmail: 'reception@harbourview.example',
         contactPhone: '+44 20 7946 0321',
-        // Pro allows online payments; a demo plan is granted, not billed (no period end).
-        plan: 'pro',
+        // Business: the demo seeds video, online payments and more than Pro's queues allow; a
+        // demo plan is granted, not billed (no period end).
+        plan: 'business',
         planStatus: 'active',
       })
       .returning({ id: companies.id });

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import { notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import * as tokensRepo from '../tokens/tokens.repository.ts';
 import { iceServersFor } from './ice-servers.ts';
 import {
@@ -77,6 +78,7 @@ export async function startMeeting(
       });
     }
     const now = deps.clock();
+    await assertWithinPlan(tx, session.companyId, 'video', token.id, now);
     return repo.insertMeeting(tx, {
       sessionId: session.sessionId,
       tokenId: token.id,

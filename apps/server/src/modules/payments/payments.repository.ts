@@ -95,7 +95,12 @@ export async function recordWebhookEvent(tx: Tx, provider: string, eventId: stri
 /** Open checkouts whose hold (or checkout) ran out: the sweep's candidates, unlocked. */
 export async function dueOpenPayments(db: Queryable, now: Date, limit: number) {
   return db
-    .select({ id: payments.id, kind: payments.kind, tokenId: payments.tokenId })
+    .select({
+      id: payments.id,
+      kind: payments.kind,
+      tokenId: payments.tokenId,
+      providerRef: payments.providerRef,
+    })
     .from(payments)
     .where(and(eq(payments.status, 'pending'), lte(payments.expiresAt, now)))
     .orderBy(payments.expiresAt)

@@ -4,10 +4,9 @@ import {
   type ListPaymentsQuery,
   type PaidPlan,
   type Payment,
-  PLAN_CURRENCY,
   type PlanBilling,
-  planMonthlyPriceMinor,
 } from '@upnext/contract/payments';
+import { planCurrency, plans } from '@upnext/contract/plans';
 import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { notFoundError } from '../access/access.ts';
@@ -215,7 +214,7 @@ async function buyPlan(
   }
   const provider = requireProvider(deps);
   const now = deps.clock();
-  const price = planMonthlyPriceMinor[plan];
+  const price = plans[plan].monthlyPriceMinor;
   const payment = await repo.insertPayment(deps.db, {
     companyId,
     kind: 'plan',
@@ -224,7 +223,7 @@ async function buyPlan(
     payerEmail: user.email,
     listAmountMinor: price,
     amountMinor: price,
-    currency: PLAN_CURRENCY,
+    currency: planCurrency,
     provider: provider.name,
     expiresAt: new Date(now.getTime() + PLAN_CHECKOUT_MINUTES * 60_000),
     createdAt: now,
@@ -236,7 +235,7 @@ async function buyPlan(
     mode: 'subscription',
     plan,
     amountMinor: price,
-    currency: PLAN_CURRENCY,
+    currency: planCurrency,
     description: describePayment(view),
     merchantName: 'UpNext',
     customerEmail: user.email,
@@ -505,7 +504,14 @@ const PLAN_RENEWAL_GRACE_MS = 3 * 86_400_000;
 export async function sweepPayments(deps: PaymentsDeps, limit = 100) {
   const now = deps.clock();
   let released = 0;
+  const provider = deps.payments.provider;
   for (const due of await repo.dueOpenPayments(deps.db, now, limit)) {
+    // A provider whose checkouts outlive the hold (Stripe's stay open 30 minutes at least) closes
+    // it first; one the payer completed meanwhile is left to its webhook (a late payment).
+    if (provider?.expireCheckout && due.providerRef) {
+      const state = await provider.expireCheckout(due.providerRef).catch(() => undefined);
+      if (state?.status === 'paid') continue;
+    }
     const change = await deps.db.transaction(async (tx) => {
       if (due.kind === 'plan') {
         const payment = await repo.lockPayment(tx, due.id, { skipLocked: true });

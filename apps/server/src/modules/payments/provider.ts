@@ -18,6 +18,13 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<RefundResult>;
   /** The checkout's state asked of the provider: the server-side check beside the webhook. */
   fetchCheckout(providerRef: string): Promise<CheckoutState>;
+  /**
+   * Closes an open checkout when our hold ends, for providers whose checkout outlives it
+   * (Stripe keeps a Checkout Session open at least 30 minutes; the hold is 15). The expiry
+   * sweeper calls it before releasing the token; it answers the checkout's state afterwards,
+   * `paid` when the payer got through first. Providers that close on time leave it out.
+   */
+  expireCheckout?(providerRef: string): Promise<CheckoutState>;
   /** Stops a plan's renewals (the plan stays until the end of its paid period). */
   cancelSubscription(subscriptionRef: string): Promise<void>;
 }

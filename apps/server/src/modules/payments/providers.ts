@@ -3,6 +3,7 @@ import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PaymentProvider } from './provider.ts';
+import { createStripeProvider } from './stripe.provider.ts';
 import {
   createSandboxProvider,
   type SandboxProvider,
@@ -35,9 +36,7 @@ export function choosePaymentProvider(
   },
 ): PaymentsRuntime {
   if (config.stripe) {
-    // issue 13 (plans branch): `return { provider: createStripeProvider(config.stripe, ...), sandbox: null }`.
-    // Until the Stripe provider lands, a server with Stripe keys outside production keeps the
-    // sandbox, and in production has no provider.
+    return { provider: createStripeProvider({ ...config.stripe, now: deps.clock }), sandbox: null };
   }
   if (!config.sandboxAllowed) return { provider: null, sandbox: null };
   const secret =

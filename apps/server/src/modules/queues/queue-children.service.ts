@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import { requirePhone } from '../../lib/phone.ts';
 import { iso } from '../../lib/rows.ts';
 import type { Caller } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import {
   activeServiceTypes,
   type ChildRows,
@@ -44,6 +45,14 @@ interface ChildKind<Row, T extends Types> {
     columns(body: T['create'] | T['update'], queue: QueueWithCompany): object;
     after?(tx: Tx, id: string, body: T['create'] | T['update']): Promise<void>;
   };
+  /** Asks the company's plan, inside the write's transaction, for what the write adds. */
+  plan?(
+    tx: Tx,
+    queue: QueueWithCompany,
+    before: Row | undefined,
+    body: T['create'] | T['update'],
+    now: Date,
+  ): Promise<void>;
   /** Turns a database refusal of a delete into a clear error (rows still in use). */
   deleteRefused?(error: unknown): AppError | undefined;
 }
@@ -86,10 +95,12 @@ function queueChild<Row, T extends Types>(kind: ChildKind<Row, T>) {
     body: T['create'] | T['update'],
   ): Promise<T['item']> {
     const queue = await manager(deps, caller, queueId);
-    if (id !== null && !(await kind.rows.find(deps.db, queueId, id))) throw notFound();
+    const before = id === null ? undefined : await kind.rows.find(deps.db, queueId, id);
+    if (id !== null && !before) throw notFound();
     await kind.write?.check?.(deps.db, queue, body);
     const now = deps.clock();
     const savedId = await deps.db.transaction(async (tx) => {
+      await kind.plan?.(tx, queue, before, body, now);
       let saved = id;
       if (saved === null) {
         saved = await kind.rows.insert(tx, {
@@ -172,6 +183,13 @@ export const serviceTypes = queueChild<ServiceTypeRow, QueueChildTypes<typeof se
   rows: serviceTypeRows,
   json: isoTimes,
   hiddenFromVisitors: { where: activeServiceTypes, row: (row) => row.active },
+  // A price is an online payment: a plan without them refuses a service type gaining one.
+  plan: async (tx, queue, before, body, now) => {
+    const priced = (price: number | null | undefined) => (price ?? 0) > 0;
+    if (priced(body.priceMinor) && !priced(before?.priceMinor)) {
+      await assertWithinPlan(tx, queue.companyId, 'paid_queues', 1, now);
+    }
+  },
   deleteRefused: (error) => {
     // ON DELETE RESTRICT answers 23001; NO ACTION would be 23503.
     const { code, cause } = error as { code?: string; cause?: { code?: string } };

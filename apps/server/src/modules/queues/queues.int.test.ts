@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyUsers } from '../../db/schema/companies.ts';
+import { companies, companyUsers } from '../../db/schema/companies.ts';
 import { queues, serviceTypes, subQueueStaff } from '../../db/schema/queues.ts';
 import { sessionServices, sessions } from '../../db/schema/sessions.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -44,6 +44,11 @@ describe.each(testDrivers)('queues, sub-queues, service types and areas (%s)', (
     companyId = (
       await inject(owner, 'POST', '/company', { name: 'Q Clinic', timezone: 'Europe/London' })
     ).json().data.id;
+    // Queue rules, not plan limits (modules/billing tests those): a plan with room.
+    await database.db
+      .update(companies)
+      .set({ plan: 'business' })
+      .where(eq(companies.id, companyId));
     await database.db.insert(companyUsers).values({
       companyId,
       userId: staff.userId,

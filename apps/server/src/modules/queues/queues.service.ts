@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { CreateQueueBody, Queue, UpdateQueueBody } from '@upnext/contract/queues';
 import { isUniqueViolation } from '../../auth/users.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
 import { notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import { findCompany } from '../companies/companies.repository.ts';
 import {
   canManageQueues,
@@ -112,9 +113,39 @@ export async function createQueue(
   const { companyId, ...fields } = body;
   const now = deps.clock();
   const id = await withFreshCode((joinCode) =>
-    insertQueue(deps.db, { ...fields, companyId, joinCode, createdAt: now, updatedAt: now }),
+    deps.db.transaction(async (tx) => {
+      await assertPlanAllows(tx, companyId, NOTHING, { ...fields, status: 'active' }, now);
+      return insertQueue(tx, { ...fields, companyId, joinCode, createdAt: now, updatedAt: now });
+    }),
   );
   return queueJson(await loadQueue(deps.db, id));
+}
+
+type PlanFacts = { status?: 'active' | 'archived'; priceMinor?: number | null; online?: boolean };
+const NOTHING: PlanFacts = { status: 'archived', priceMinor: null, online: false };
+
+/**
+ * What a queue's change asks of the company's plan: another active queue, another paid one,
+ * or video. Only what the queue gains counts, so a queue a lapsed plan no longer covers keeps
+ * working and can still be edited.
+ */
+async function assertPlanAllows(
+  tx: Tx,
+  companyId: string,
+  before: PlanFacts,
+  after: PlanFacts,
+  now: Date,
+) {
+  if (after.status !== 'active') return;
+  const was = before.status === 'active';
+  if (!was) await assertWithinPlan(tx, companyId, 'queues', 1, now);
+  const paid = (facts: PlanFacts) => facts.priceMinor !== null && facts.priceMinor !== undefined;
+  if (paid(after) && !(was && paid(before))) {
+    await assertWithinPlan(tx, companyId, 'paid_queues', 1, now);
+  }
+  if (after.online && !(was && before.online)) {
+    await assertWithinPlan(tx, companyId, 'video', null, now);
+  }
 }
 
 export async function getQueue(deps: QueueDeps, caller: Caller, queueId: string): Promise<Queue> {
@@ -157,12 +188,15 @@ export async function updateQueue(
   const price = fields.priceMinor !== undefined ? fields.priceMinor : queue.priceMinor;
   const currency = fields.currency !== undefined ? fields.currency : queue.currency;
   if ((price === null) !== (currency === null)) throw priceUnpaired();
-  const values = { ...fields, updatedAt: deps.clock() };
-  if (regenerateJoinCode) {
-    await withFreshCode((joinCode) => updateQueueRow(deps.db, queueId, { ...values, joinCode }));
-  } else {
-    await updateQueueRow(deps.db, queueId, values);
-  }
+  const now = deps.clock();
+  const values = { ...fields, updatedAt: now };
+  const save = (joinCode?: string) =>
+    deps.db.transaction(async (tx) => {
+      await assertPlanAllows(tx, queue.companyId, queue, { ...queue, ...fields }, now);
+      await updateQueueRow(tx, queueId, joinCode ? { ...values, joinCode } : values);
+    });
+  if (regenerateJoinCode) await withFreshCode(save);
+  else await save();
   return queueJson(await loadQueue(deps.db, queueId));
 }
 

@@ -19,6 +19,8 @@ export async function createQueueFixture(
       name: `Company ${suffix}`,
       slug: `company-${suffix}`,
       timezone: options.timezone ?? 'Europe/London',
+      // Scheduling tests are not about plan limits (modules/billing tests those).
+      plan: 'business',
     })
     .returning();
   if (!company) throw new Error('company not created');

@@ -22,6 +22,7 @@ import type { EventPublisher } from '../../lib/events.ts';
 import { allowedAmong, approvedQueuesOf, notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import { requireUser } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
 import type { PaymentsRuntime } from '../payments/providers.ts';
 import { publishCancelled, publishSessionChange } from '../tokens/tokens.events.ts';
@@ -274,6 +275,14 @@ export async function scheduleSessions(
     if (conflicts.length > 0) throw overlapError(conflicts);
     const kept = planned.filter((_, i) => !skipped[i]);
     if (kept.length === 0) throw invalid('body.skipDates', 'Every date of the series is skipped');
+    // The plan's sessions a month: a series is counted whole, by its local dates.
+    await assertWithinPlan(
+      save,
+      queue.companyId,
+      'sessions',
+      kept.map((p) => p.date),
+      deps.clock(),
+    );
 
     const seriesId = input.recurrence?.kind === 'weekly' ? randomUUID() : null;
     const rows = await repo.insertSessions(

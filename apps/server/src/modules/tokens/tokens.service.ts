@@ -19,6 +19,7 @@ import {
   signedInOf,
 } from '../access/access.ts';
 import { type Caller, requireUser, type SignedInCaller } from '../access/caller.ts';
+import { assertWithinPlan } from '../billing/billing.service.ts';
 import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
 import type { PaymentsRuntime } from '../payments/providers.ts';
 import {
@@ -173,6 +174,8 @@ async function issue(
       'Online payments are not available here, so this paid queue cannot take visitors online.',
     );
   }
+  // The plan's tokens a month (lock order: session, then company).
+  await assertWithinPlan(tx, session.companyId, 'tokens', 1, now);
   const number = await repo.takeNextNumber(tx, session.sessionId, now);
   // A booking stays `booked` until its slot is near (one made that late is admitted at once).
   const inserted = await repo.insertToken(tx, {

@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
+import { planIds, plans } from '@upnext/contract/plans';
 import type { ComponentType } from 'react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render.tsx';
-import { planIds, plans } from './components/plans.ts';
 import { Component as AboutPage } from './pages/AboutPage.tsx';
 import { Component as HomePage } from './pages/HomePage.tsx';
 import { Component as NotFoundPage } from './pages/NotFoundPage.tsx';

@@ -11,10 +11,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
+import type { Plan } from '@upnext/contract/plans';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import classes from './PlanCard.module.css';
-import type { Plan } from './plans.ts';
 import { formatPrice, planHighlights } from './pricing.ts';
 
 /** Where each plan's button goes: companies start in their settings (sign-in first). */

@@ -1,10 +1,10 @@
 import { Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconMinus } from '@tabler/icons-react';
+import { addOns, type Limit, type Plan, planIds, plans } from '@upnext/contract/plans';
 import type { TFunction } from 'i18next';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import classes from './PlanComparison.module.css';
-import { addOns, type Limit, type Plan, planIds, plans } from './plans.ts';
 import { formatPrice } from './pricing.ts';
 
 type Cell = { kind: 'yes' } | { kind: 'no' } | { kind: 'text'; text: string };
@@ -48,6 +48,7 @@ function groups(t: TFunction<'marketing'>, language: string): GroupDef[] {
               ? v('extraSeatPrice', { price: formatPrice(addOns.extraSeatPrice, language) })
               : no,
         },
+        { key: 'sessionsPerMonth', cell: (p) => limit(p.sessionsPerMonth) },
         { key: 'tokensPerMonth', cell: (p) => num(p.tokensPerMonth) },
         { key: 'locations', cell: (p) => num(p.locations) },
         { key: 'displayBoards', cell: (p) => limit(p.displayBoards) },

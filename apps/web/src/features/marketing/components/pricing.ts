@@ -1,11 +1,11 @@
+import { addOns, type Plan, planCurrency } from '@upnext/contract/plans';
 import type { TFunction } from 'i18next';
-import { addOns, currency, type Plan } from './plans.ts';
 
 /** Whole-euro prices, e.g. "€39". */
 export function formatPrice(amount: number, language: string): string {
   return new Intl.NumberFormat(language, {
     style: 'currency',
-    currency,
+    currency: planCurrency,
     maximumFractionDigits: amount % 1 === 0 ? 0 : 2,
   }).format(amount);
 }
@@ -27,6 +27,14 @@ export function planHighlights(plan: Plan, t: TFunction<'marketing'>): PlanHighl
       included: true,
     },
     { key: 'staffSeats', label: l('staffSeats', { count: plan.staffSeats }), included: true },
+    {
+      key: 'sessions',
+      label:
+        plan.sessionsPerMonth === null
+          ? l('sessionsUnlimited')
+          : l('sessionsPerMonth', { count: plan.sessionsPerMonth }),
+      included: true,
+    },
     { key: 'tokens', label: l('tokensPerMonth', { count: plan.tokensPerMonth }), included: true },
     { key: 'locations', label: l('locations', { count: plan.locations }), included: true },
     {

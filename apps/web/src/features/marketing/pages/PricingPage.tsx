@@ -10,13 +10,13 @@ import {
   Title,
 } from '@mantine/core';
 import { IconReceipt } from '@tabler/icons-react';
+import { addOns, planIds, plans } from '@upnext/contract/plans';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CtaBanner } from '../components/CtaBanner.tsx';
 import { PageIntro } from '../components/PageIntro.tsx';
 import { PlanCard } from '../components/PlanCard.tsx';
 import { PlanComparison } from '../components/PlanComparison.tsx';
-import { addOns, planIds, plans } from '../components/plans.ts';
 import { formatPrice } from '../components/pricing.ts';
 import { RichText } from '../components/RichText.tsx';
 import { Section, SectionHeading } from '../components/Section.tsx';
@@ -39,7 +39,6 @@ export function Component() {
     freeQueues: number.format(plans.free.queues ?? 0),
     freeSeats: number.format(plans.free.staffSeats),
     freeTokens: number.format(plans.free.tokensPerMonth),
-    warning: addOns.warningThresholdPercent,
     smsPrice: formatPrice(addOns.smsPackPrice, i18n.language),
     smsPack: number.format(addOns.smsPackSize),
     exportDays: addOns.exportDays,

@@ -1,6 +1,6 @@
+import { addOns, plans } from '@upnext/contract/plans';
 import { useTranslation } from 'react-i18next';
 import { LegalDocument } from '../components/LegalDocument.tsx';
-import { addOns, plans } from '../components/plans.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 
 export function Component() {

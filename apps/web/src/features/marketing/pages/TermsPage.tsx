@@ -1,6 +1,6 @@
+import { addOns } from '@upnext/contract/plans';
 import { useTranslation } from 'react-i18next';
 import { LegalDocument } from '../components/LegalDocument.tsx';
-import { addOns } from '../components/plans.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 
 export function Component() {
@@ -10,7 +10,6 @@ export function Component() {
     <LegalDocument
       page="terms"
       values={{
-        warning: addOns.warningThresholdPercent,
         uptime: addOns.uptimePercent,
         exportDays: addOns.exportDays,
       }}

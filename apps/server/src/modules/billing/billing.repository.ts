@@ -1,0 +1,197 @@
+import { and, eq, gt, inArray, isNotNull, ne, or, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { companies, companyUsers } from '../../db/schema/companies.ts';
+import { meetings } from '../../db/schema/meetings.ts';
+import { queues, serviceTypes } from '../../db/schema/queues.ts';
+import { sessions } from '../../db/schema/sessions.ts';
+import { queueTokens } from '../../db/schema/tokens.ts';
+
+type Queryable = Db | Tx;
+
+const billingColumns = {
+  id: companies.id,
+  plan: companies.plan,
+  timezone: companies.timezone,
+  planStatus: companies.planStatus,
+  planRenewsAt: companies.planRenewsAt,
+  planCancelsAtPeriodEnd: companies.planCancelsAtPeriodEnd,
+};
+export type CompanyBilling = Pick<typeof companies.$inferSelect, keyof typeof billingColumns>;
+
+export async function findCompanyBilling(
+  db: Queryable,
+  companyId: string,
+): Promise<CompanyBilling | undefined> {
+  const [row] = await db
+    .select(billingColumns)
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Locks the company's row for the rest of the transaction: every count-then-create against
+ * its plan goes one at a time, so two requests at once never both take the last place, and a
+ * plan change (which updates this row) waits for them.
+ */
+export async function lockCompanyBilling(
+  tx: Queryable,
+  companyId: string,
+): Promise<CompanyBilling | undefined> {
+  const [row] = await tx
+    .select(billingColumns)
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    // Not `for update`: rows referring to the company (its queues, members, payments) may
+    // still be inserted meanwhile (their foreign key takes a key-share lock).
+    .for('no key update');
+  return row;
+}
+
+async function count(query: PromiseLike<Array<{ n: number }>>): Promise<number> {
+  const [row] = await query;
+  return Number(row?.n ?? 0);
+}
+
+const n = sql<number>`count(*)::int`;
+
+/** The first instant of the calendar month `now` falls in, as a wall clock in `timezone` shows it. */
+const monthStart = (now: Date, timezone: string) =>
+  sql`(date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${timezone}) at time zone ${timezone})`;
+const monthEnd = (now: Date, timezone: string) =>
+  sql`((date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${timezone}) + interval '1 month') at time zone ${timezone})`;
+const withinMonth = (column: SQLWrapper, now: Date, timezone: string) =>
+  sql`${column} >= ${monthStart(now, timezone)} and ${column} < ${monthEnd(now, timezone)}`;
+
+/** Queues that are not archived. */
+export function countActiveQueues(db: Queryable, companyId: string): Promise<number> {
+  return count(
+    db
+      .select({ n })
+      .from(queues)
+      .where(and(eq(queues.companyId, companyId), eq(queues.status, 'active'))),
+  );
+}
+
+/** Members holding a seat: active and invited (disabled ones hold none). */
+export function countSeats(db: Queryable, companyId: string): Promise<number> {
+  return count(
+    db
+      .select({ n })
+      .from(companyUsers)
+      .where(
+        and(
+          eq(companyUsers.companyId, companyId),
+          inArray(companyUsers.status, ['active', 'invited']),
+        ),
+      ),
+  );
+}
+
+/**
+ * Sessions (not cancelled) per calendar month `YYYY-MM` of their local date, for the months
+ * asked. A session's date is its local date in the company's zone (it is scheduled in it).
+ */
+export async function countSessionsByMonth(
+  db: Queryable,
+  companyId: string,
+  months: readonly string[],
+): Promise<Map<string, number>> {
+  if (months.length === 0) return new Map();
+  const month = sql<string>`to_char(${sessions.date}, 'YYYY-MM')`;
+  const rows = await db
+    .select({ month, n })
+    .from(sessions)
+    .innerJoin(queues, eq(queues.id, sessions.queueId))
+    .where(
+      and(
+        eq(queues.companyId, companyId),
+        ne(sessions.status, 'cancelled'),
+        inArray(month, [...months]),
+      ),
+    )
+    .groupBy(month);
+  return new Map(rows.map((row) => [row.month, Number(row.n)]));
+}
+
+/**
+ * Tokens and bookings issued this calendar month (the company's zone), whatever became of
+ * them, except those released because their payment was not completed in time.
+ */
+export function countTokensThisMonth(
+  db: Queryable,
+  companyId: string,
+  timezone: string,
+  now: Date,
+): Promise<number> {
+  return count(
+    db
+      .select({ n })
+      .from(queueTokens)
+      .innerJoin(sessions, eq(sessions.id, queueTokens.sessionId))
+      .innerJoin(queues, eq(queues.id, sessions.queueId))
+      .where(
+        and(
+          eq(queues.companyId, companyId),
+          // A token is issued before its session ends: older sessions hold none of this month's.
+          gt(sessions.endsAt, monthStart(now, timezone)),
+          withinMonth(queueTokens.joinedAt, now, timezone),
+          or(
+            sql`${queueTokens.cancelReason} is null`,
+            ne(queueTokens.cancelReason, 'payment_expired'),
+          ),
+        ),
+      ),
+  );
+}
+
+/**
+ * Video consultations this calendar month: visitors' tokens rung at least once (a second ring
+ * of the same visit is the same consultation). `exceptTokenId` leaves one token out, so the
+ * caller can ask what ringing it would add.
+ */
+export function countVideoThisMonth(
+  db: Queryable,
+  companyId: string,
+  timezone: string,
+  now: Date,
+  exceptTokenId?: string,
+): Promise<number> {
+  const where = [eq(queues.companyId, companyId), withinMonth(meetings.createdAt, now, timezone)];
+  if (exceptTokenId) where.push(ne(meetings.tokenId, exceptTokenId));
+  return count(
+    db
+      .select({ n: sql<number>`count(distinct ${meetings.tokenId})::int` })
+      .from(meetings)
+      .innerJoin(sessions, eq(sessions.id, meetings.sessionId))
+      .innerJoin(queues, eq(queues.id, sessions.queueId))
+      .where(and(...where)),
+  );
+}
+
+/** Active queues that charge visitors: a price of their own, or an active priced service type. */
+export function countPaidQueues(db: Queryable, companyId: string): Promise<number> {
+  const pricedType = db
+    .select({ one: sql`1` })
+    .from(serviceTypes)
+    .where(
+      and(
+        eq(serviceTypes.queueId, queues.id),
+        eq(serviceTypes.active, true),
+        gt(serviceTypes.priceMinor, 0),
+      ),
+    );
+  return count(
+    db
+      .select({ n })
+      .from(queues)
+      .where(
+        and(
+          eq(queues.companyId, companyId),
+          eq(queues.status, 'active'),
+          or(isNotNull(queues.priceMinor), sql`exists ${pricedType}`),
+        ),
+      ),
+  );
+}
