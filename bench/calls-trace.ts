@@ -92,7 +92,7 @@ const traceProbe = () => {
       super(url, protocols);
       this.addEventListener('message', (e) => stomp(e.data, '<-'));
     }
-    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+    override send(data: Parameters<WebSocket['send']>[0]) {
       stomp(data, '->');
       super.send(data);
     }
@@ -149,13 +149,13 @@ const traceProbe = () => {
         'createOffer',
         'addIceCandidate',
       ] as const) {
-        const original = (this as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[
-          name
-        ];
-        (this as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+        const methods = this as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+        const original = methods[name]?.bind(this);
+        if (!original) continue;
+        methods[name] = async (...args: unknown[]) => {
           m(`${name}()`);
           try {
-            return await original.apply(this, args);
+            return await original(...args);
           } finally {
             m(`${name} done`);
           }
