@@ -74,7 +74,7 @@ export const POSTGRES_TIMEOUTS = {
   idleInTransactionMs: 10_000,
   poolWaitMs: 10_000,
 };
-export type PostgresTimeouts = typeof POSTGRES_TIMEOUTS;
+type PostgresTimeouts = typeof POSTGRES_TIMEOUTS;
 
 /** A pool connection: opening it may take `connectMs`, however long the pool's queue waits. */
 function boundedClient(connectMs: number) {

@@ -19,7 +19,7 @@ export function redactUrl(url: string): string {
  * a password hash, an email, a token), neither where the database quotes one back (a bad value
  * in its message) nor its `detail` (which quotes the values of a violated key).
  */
-export function errorForLog(error: unknown): LoggedError {
+function errorForLog(error: unknown): LoggedError {
   const params =
     error instanceof Error && 'params' in error && Array.isArray(error.params) ? error.params : [];
   const secrets = params

@@ -1,10 +1,10 @@
-import {
-  type Checkout,
-  type CreatePaymentInput,
-  type ListPaymentsQuery,
-  type PaidPlan,
-  type Payment,
-  type PlanBilling,
+import type {
+  Checkout,
+  CreatePaymentInput,
+  ListPaymentsQuery,
+  PaidPlan,
+  Payment,
+  PlanBilling,
 } from '@upnext/contract/payments';
 import { planCurrency, plans } from '@upnext/contract/plans';
 import type { Tx } from '../../db/client.ts';

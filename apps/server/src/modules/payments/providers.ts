@@ -3,12 +3,12 @@ import type { PaymentsConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PaymentProvider } from './provider.ts';
-import { createStripeProvider } from './stripe.provider.ts';
 import {
   createSandboxProvider,
   type SandboxProvider,
   type WebhookDeliver,
 } from './sandbox.provider.ts';
+import { createStripeProvider } from './stripe.provider.ts';
 
 /** The provider checkouts run on, and the sandbox's page API when that is the one. */
 export type PaymentsRuntime = {
