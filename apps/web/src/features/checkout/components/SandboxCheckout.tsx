@@ -212,9 +212,18 @@ function CardForm({ checkout }: { checkout: Checkout }) {
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
   }
 
+  // Focus moves to the first field in error once it can take focus (fields are disabled while
+  // the payment is processing, so a refusal's focus waits for the render that enables them).
+  const [focusRequest, setFocusRequest] = useState<{ field: CardField } | null>(null);
+  useEffect(() => {
+    if (!focusRequest || processing) return;
+    refs[focusRequest.field].current?.focus();
+    setFocusRequest(null);
+  }, [focusRequest, processing, refs]);
+
   function focusFirst(found: CardErrors) {
     const first = fieldOrder.find((field) => found[field]);
-    if (first) refs[first].current?.focus();
+    if (first) setFocusRequest({ field: first });
   }
 
   function submit(event: FormEvent) {

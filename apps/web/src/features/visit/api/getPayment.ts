@@ -12,13 +12,16 @@ function getPayment(paymentId: string, signal?: AbortSignal) {
 
 /**
  * While the checkout is still `pending` (the provider's webhook has not arrived yet), asks
- * again after 1, 2, 4, 8, 15, 15, ... seconds, at most `PENDING_POLLS` times: the token's live
- * events usually settle it first (PaymentResult refetches on them), this is only the fallback.
+ * again after 1, 2, 4, 8, 15, 15, ... seconds, at most `maxPolls` times (about 2.5 minutes):
+ * the token's live events usually settle it first (PaymentResult refetches on them), this is
+ * only the fallback. An object, so a test can turn the fallback off and see the events work.
  */
-export const PENDING_POLLS = 12;
-export function pendingPollDelay(attempt: number): number {
-  return Math.min(1000 * 2 ** attempt, 15_000);
-}
+export const pendingPolling = {
+  maxPolls: 12,
+  delay(attempt: number): number {
+    return Math.min(1000 * 2 ** attempt, 15_000);
+  },
+};
 
 function paymentQueryOptions(paymentId: string) {
   return queryOptions({
@@ -29,8 +32,8 @@ function paymentQueryOptions(paymentId: string) {
     refetchInterval: (query) => {
       const data = query.state.data as Payment | undefined;
       const polls = query.state.dataUpdateCount - 1;
-      if (data?.status !== 'pending' || polls >= PENDING_POLLS) return false;
-      return pendingPollDelay(polls);
+      if (data?.status !== 'pending' || polls >= pendingPolling.maxPolls) return false;
+      return pendingPolling.delay(polls);
     },
   });
 }
@@ -42,5 +45,5 @@ export function usePayment(paymentId: string | null) {
   const options = paymentQueryOptions(paymentId ?? '');
   const query = useQuery({ ...options, enabled: Boolean(paymentId && user) });
   const updates = queryClient.getQueryState(options.queryKey)?.dataUpdateCount ?? 0;
-  return { query, pollsLeft: updates <= PENDING_POLLS };
+  return { query, pollsLeft: updates <= pendingPolling.maxPolls };
 }

@@ -128,8 +128,10 @@ function Outcome({ payment, pollsLeft, checking, onCheckAgain }: OutcomeProps) {
   const seen = useRef(live?.status);
   useEffect(() => {
     if (!live || seen.current === live.status) return;
+    const first = seen.current === undefined;
     seen.current = live.status;
-    if (payment.status === 'pending') {
+    // The first answer of the tokens is no change: the payment was read just now.
+    if (!first && payment.status === 'pending') {
       void queryClient.invalidateQueries({ queryKey: visitKeys.payment(payment.id) });
     }
   }, [live, payment.status, payment.id, queryClient]);
