@@ -197,7 +197,7 @@ describe('the sandbox checkout', { timeout: 30_000 }, () => {
           data: {
             ...open,
             status,
-            failureCode: status === 'failed' ? 'confirmation_refused' : null,
+            failureCode: status === 'failed' ? 'authentication_failed' : null,
           },
         });
       },

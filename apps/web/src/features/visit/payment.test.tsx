@@ -536,7 +536,7 @@ describe('the payment-success page', { timeout: 30_000 }, () => {
           ? json({
               data: payment({
                 status: 'failed',
-                failureReason: 'Your card was declined.',
+                failureReason: 'card_declined',
                 token: { ...paymentToken, status: 'cancelled', cancelReason: 'payment_failed' },
               }),
             })

@@ -515,7 +515,7 @@ function Declined({ checkout }: { checkout: Checkout }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const reason =
-    checkout.failureCode === 'card_declined' || checkout.failureCode === 'confirmation_refused'
+    checkout.failureCode === 'card_declined' || checkout.failureCode === 'authentication_failed'
       ? checkout.failureCode
       : 'other';
   return (

@@ -18,6 +18,7 @@ import { formatMoney } from '../../../entities/payment/format.ts';
 import { formatInstant } from '../../../entities/token/format.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { errorCode } from '../../../lib/error-text.ts';
+import { i18n } from '../../../lib/i18n.ts';
 import { usePayment } from '../api/getPayment.ts';
 import { useQueue } from '../api/getQueue.ts';
 import { visitKeys } from '../api/keys.ts';
@@ -203,9 +204,9 @@ function NotPaid({ payment }: { payment: Payment }) {
       </Group>
       <Notice tone={status === 'failed' ? 'red' : 'gray'} role="alert">
         <Stack gap={4}>
-          {status === 'failed' && payment.failureReason ? (
+          {status === 'failed' ? (
             <Text fw={600} data-testid="failure-reason">
-              {payment.failureReason}
+              {failureText(payment.failureReason)}
             </Text>
           ) : null}
           <Text>{t(`result.${status}Body`)}</Text>
@@ -221,6 +222,19 @@ function NotPaid({ payment }: { payment: Payment }) {
       </Group>
     </Stack>
   );
+}
+
+/**
+ * The provider's reason in the payer's words: the known codes (`card_declined`, ...) worded
+ * here, a sentence shown as it is, anything else as the general refusal.
+ */
+function failureText(reason: string | null): string {
+  if (reason && /^[a-z_]+$/.test(reason)) {
+    return i18n.exists(`visit:result.reason.${reason}`)
+      ? i18n.t(`visit:result.reason.${reason}`)
+      : i18n.t('visit:result.reason.other');
+  }
+  return reason ?? i18n.t('visit:result.reason.other');
 }
 
 /** What was paid, to whom, for what, and when: the receipt's summary (the email has the rest). */
