@@ -20,6 +20,8 @@ import type { EventPublisher } from './lib/events.ts';
 import type { Lifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { createCallRelay } from './modules/meetings/meetings.relay.ts';
+import { choosePaymentProvider } from './modules/payments/providers.ts';
+import type { WebhookDeliver } from './modules/payments/sandbox.provider.ts';
 import type { CallAuthorizer } from './realtime/realtime.policy.ts';
 import { registerRealtime } from './realtime/realtime.ts';
 
@@ -37,7 +39,35 @@ export type AppDeps = {
   publisher?: EventPublisher;
   /** The `/app/call` forwarding rule; the meetings relay when left out (tests may swap it). */
   authorizeCall?: CallAuthorizer;
+  /** How the sandbox posts its webhooks; by default to this app's own listening address. */
+  deliverWebhook?: WebhookDeliver;
 };
+
+const SANDBOX_WEBHOOK_PATH = '/api/payment-gateway/webhooks/sandbox';
+
+/**
+ * The sandbox's webhooks go to our own endpoint like a real provider's: over HTTP to the
+ * listening address (loopback), or, before the app listens (tests), through `inject`.
+ */
+function deliverToSelf(app: FastifyInstance): WebhookDeliver {
+  return async (body, headers) => {
+    const address = app.server.listening ? app.server.address() : null;
+    if (address && typeof address === 'object') {
+      const any = address.address === '0.0.0.0' || address.address === '::';
+      const ip = any ? (address.family === 'IPv6' ? '::1' : '127.0.0.1') : address.address;
+      const host = address.family === 'IPv6' ? `[${ip}]` : ip;
+      const response = await fetch(`http://${host}:${address.port}${SANDBOX_WEBHOOK_PATH}`, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      return response.status;
+    }
+    const response = await app.inject({ method: 'POST', url: SANDBOX_WEBHOOK_PATH, headers, body });
+    return response.statusCode;
+  };
+}
 
 /** Builds the whole HTTP app without listening, so tests can `inject` into it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -83,7 +113,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authorizeCall:
       deps.authorizeCall ?? createCallRelay({ db: deps.database.db, clock, publisher }),
   });
+  const payments = choosePaymentProvider(config.payments, {
+    db: deps.database.db,
+    clock,
+    publicUrl: config.publicUrl,
+    hmacKey: keys.hmacKey,
+    deliver: deps.deliverWebhook ?? deliverToSelf(app),
+    onDeliveryFailure: (error) => app.log.error({ err: error }, 'sandbox webhook not delivered'),
+  });
+  app.decorate('payments', payments);
   await app.register(apiPlugin, {
+    payments,
     prefix: '/api',
     config,
     database: deps.database,

@@ -219,6 +219,18 @@ const envSchema = z.object({
     .min(60, 'must be at least 60 seconds')
     .max(86_400, 'must be at most 86400 seconds')
     .default(14_400),
+  // Payments: Stripe Checkout when both keys are set; otherwise the built-in sandbox checkout
+  // (never in production, where paid queues then answer payments_unavailable).
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  /** Signs the sandbox's checkout ids and webhooks; derived from the auth key when unset. */
+  SANDBOX_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 /** One configured sign-in provider (see auth/oauth/providers.ts). */
@@ -309,6 +321,16 @@ export type Config = Readonly<{
   auth: AuthConfig;
   realtime: RealtimeConfig;
   ice: IceConfig;
+  payments: PaymentsConfig;
+}>;
+
+/** Which payment provider runs checkouts (modules/payments/providers.ts chooses from this). */
+export type PaymentsConfig = Readonly<{
+  stripe: Readonly<{ secretKey: string; webhookSecret: string }> | null;
+  /** The sandbox checkout may run: never in production. */
+  sandboxAllowed: boolean;
+  /** SANDBOX_WEBHOOK_SECRET; when unset the server derives one from its auth signing key. */
+  sandboxSecret: string | undefined;
 }>;
 
 /** What browsers get for `new RTCPeerConnection({ iceServers })` in a meeting. */
@@ -425,6 +447,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  SMS_PROVIDER: must be twilio when TWILIO_* variables are set',
     );
   }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      e.STRIPE_SECRET_KEY
+        ? 'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: must be set with STRIPE_SECRET_KEY'
+        : 'Invalid configuration:\n  STRIPE_SECRET_KEY: must be set with STRIPE_WEBHOOK_SECRET',
+    );
+  }
   if (Boolean(e.TURN_URLS?.length) !== Boolean(e.TURN_SECRET)) {
     throw new ConfigError(
       e.TURN_SECRET
@@ -531,6 +560,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               ttlSeconds: e.TURN_CREDENTIAL_TTL,
             })
           : null,
+    }),
+    payments: Object.freeze({
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+          ? Object.freeze({
+              secretKey: e.STRIPE_SECRET_KEY,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            })
+          : null,
+      sandboxAllowed: e.NODE_ENV !== 'production',
+      sandboxSecret: e.SANDBOX_WEBHOOK_SECRET,
     }),
   });
 }

@@ -17,6 +17,7 @@ import { loggerOptions } from './lib/logger.ts';
 import { DEMO_PASSWORD, seedDemoData } from './modules/demo/demo.seed.ts';
 import { createMissedCallSweeper } from './modules/meetings/meetings.sweeper.ts';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.ts';
+import { createPaymentSweeper } from './modules/payments/payments.sweeper.ts';
 import { enqueueDueReminders } from './modules/tokens/tokens.notifications.ts';
 
 function readConfig() {
@@ -47,6 +48,7 @@ let database: Database | undefined;
 let releaseDataDir: (() => Promise<void>) | undefined;
 let outbox: Outbox | undefined;
 let missedCalls: ReturnType<typeof createMissedCallSweeper> | undefined;
+let paymentSweep: ReturnType<typeof createPaymentSweeper> | undefined;
 let stopping = false;
 async function shutdown(reason: string, exitCode: number) {
   if (stopping) {
@@ -63,6 +65,7 @@ async function shutdown(reason: string, exitCode: number) {
   forceExit.unref();
   try {
     await missedCalls?.stop(); // before the realtime bus it announces on closes
+    await paymentSweep?.stop();
     await app?.close(); // stops accepting, waits for in-flight requests
     await outbox?.stop(); // lets a delivery under way finish; the rest stays queued
     await database?.close();
@@ -127,6 +130,23 @@ missedCalls = createMissedCallSweeper({
   log,
 });
 missedCalls.start();
+paymentSweep = createPaymentSweeper({
+  db,
+  clock: systemClock,
+  publisher: app.realtime.publisher,
+  publicUrl: config.publicUrl,
+  smsEnabled: smsSender !== null,
+  payments: app.payments,
+  log,
+});
+paymentSweep.start();
+if (!app.payments.provider) {
+  log.warn(
+    'payments: no provider in production (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); paid queues answer payments_unavailable',
+  );
+} else if (app.payments.sandbox) {
+  log.info('payments: the built-in sandbox checkout (test cards only; never in production)');
+}
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;

@@ -79,7 +79,7 @@ export const calledEvent = z.object({
 export const cancelledEvent = z.object({
   type: z.literal('token.cancelled'),
   ...tokenRef,
-  reason: z.enum(['visitor', 'staff', 'no_show', 'session_cancelled']),
+  reason: z.enum(['visitor', 'staff', 'no_show', 'session_cancelled', 'payment']),
   at,
 });
 

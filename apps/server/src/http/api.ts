@@ -10,6 +10,8 @@ import { companyRoutes } from '../modules/companies/companies.routes.ts';
 import type { InviteUser } from '../modules/companies/companies.service.ts';
 import { createInviter } from '../modules/companies/inviter.ts';
 import { meetingRoutes } from '../modules/meetings/meetings.routes.ts';
+import { paymentRoutes } from '../modules/payments/payments.routes.ts';
+import type { PaymentsRuntime } from '../modules/payments/providers.ts';
 import { promotionRoutes } from '../modules/promotions/promotions.routes.ts';
 import { queueRoutes } from '../modules/queues/queues.routes.ts';
 import { requestRoutes } from '../modules/requests/requests.routes.ts';
@@ -27,6 +29,8 @@ export type ApiDeps = {
   clock: Clock;
   keys: AuthKeys;
   publisher: EventPublisher;
+  /** The payment provider chosen at start (modules/payments/providers.ts). */
+  payments: PaymentsRuntime;
   /** The auth service's context once it has started (server-side invites). */
   authService?: AuthContextRef;
 };
@@ -37,8 +41,8 @@ export type ApiDeps = {
  */
 export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   // Fastify hands the plugin its own registration options too (prefix); modules get deps only.
-  const { config, database, lifecycle, clock, keys, publisher } = options;
-  const deps: ApiDeps = { config, database, lifecycle, clock, keys, publisher };
+  const { config, database, lifecycle, clock, keys, publisher, payments } = options;
+  const deps: ApiDeps = { config, database, lifecycle, clock, keys, publisher, payments };
   const resolveCaller = createCallerResolver({
     db: deps.database.db,
     keys: deps.keys,
@@ -66,4 +70,5 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   await app.register(requestRoutes, { db, clock });
   await app.register(sessionRoutes, deps);
   await app.register(meetingRoutes, { db, clock, publisher, ice: config.ice });
+  await app.register(paymentRoutes, deps);
 };

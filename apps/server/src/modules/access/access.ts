@@ -62,6 +62,8 @@ const actions = [
   'company.create',
   'company.read',
   'company.manage',
+  /** Buying, changing and cancelling the company's plan (issue 13): its owners only. */
+  'company.billing',
   // Queues and their parts (sub-queues, service types and areas), promotions, join requests.
   'queue.create',
   'queue.read',
@@ -148,6 +150,7 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
   'company.create': (s) => s.caller.kind === 'user' && !s.caller.isAnonymous,
   'company.read': isMember,
   'company.manage': isManager,
+  'company.billing': (s) => s.relation === 'owner',
   'queue.create': isManager,
   'queue.read': sees,
   'queue.read_internal': isMember,
@@ -194,6 +197,7 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
 /** Answers that say more than "no permission". */
 const refusals: Partial<Record<Action, string>> = {
   'company.create': 'Create an account before you set up a company.',
+  'company.billing': "Only the company's owner can change or cancel its plan.",
   'token.issue_walk_in':
     'Only staff running this session can issue walk-ins or set a priority or notes.',
   'user.read_data': 'You may only read your own roles record.',

@@ -13,6 +13,8 @@ export type TokenMessageData = {
   when?: string;
   serviceName?: string;
   reason?: string;
+  /** A payment's amount, formatted ("£25.00"). */
+  amount?: string;
 };
 
 export type NotificationKind =
@@ -21,7 +23,9 @@ export type NotificationKind =
   | 'called'
   | 'booking_confirmed'
   | 'booking_reminder'
-  | 'session_cancelled';
+  | 'session_cancelled'
+  | 'payment_received'
+  | 'payment_refunded';
 
 export type RenderedMessage = {
   subject: string;
@@ -97,6 +101,24 @@ function copyFor(kind: NotificationKind, d: TokenMessageData) {
           'Anything you paid will be refunded.',
         ],
         sms: `${d.companyName}: sorry, ${d.queueName} was cancelled; your ${d.displayNumber} is cancelled.`,
+      };
+    case 'payment_received':
+      return {
+        subject: `Receipt: ${d.amount ?? ''} paid to ${d.companyName}`,
+        lines: [
+          `We received your payment of ${d.amount ?? ''} for ${d.displayNumber} at ${d.queueName}.`,
+          'Keep this email as your receipt.',
+        ],
+        sms: `${d.companyName}: payment of ${d.amount ?? ''} received for ${d.displayNumber}.`,
+      };
+    case 'payment_refunded':
+      return {
+        subject: `Refund of ${d.amount ?? ''} from ${d.companyName}`,
+        lines: [
+          `${d.amount ?? ''} paid for ${d.displayNumber} at ${d.queueName} is being refunded to your card.`,
+          d.reason ? `Reason: ${d.reason}` : '',
+        ],
+        sms: `${d.companyName}: ${d.amount ?? ''} for ${d.displayNumber} is being refunded.`,
       };
   }
 }

@@ -73,6 +73,8 @@ export type PaymentEvent = { eventId: string } & (
     }
   | { type: 'checkout_failed'; paymentId: string; providerRef: string; reason: string }
   | { type: 'checkout_expired'; paymentId: string; providerRef: string }
+  /** The payer left the checkout without paying (the sandbox's Cancel): the hold is released. */
+  | { type: 'checkout_cancelled'; paymentId: string; providerRef: string }
   | { type: 'refund_settled'; refundRef: string; status: 'succeeded' | 'failed' }
   | { type: 'plan_renewed'; subscriptionRef: string; periodEnd: Date }
   | { type: 'plan_lapsed'; subscriptionRef: string }

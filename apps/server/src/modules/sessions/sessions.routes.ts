@@ -8,7 +8,7 @@ import * as service from './sessions.service.ts';
 /** Sessions, their services and slots (spec §7 paths; PRODUCT.md rules). */
 export const sessionRoutes: FastifyPluginAsync<ApiDeps> = async (
   app,
-  { config, database, clock, publisher },
+  { config, database, clock, publisher, payments },
 ) => {
   const deps: service.SessionsDeps = {
     db: database.db,
@@ -16,6 +16,7 @@ export const sessionRoutes: FastifyPluginAsync<ApiDeps> = async (
     publisher,
     publicUrl: config.publicUrl,
     smsEnabled: hasSmsPath(config),
+    payments,
   };
 
   registerEndpoint(app, endpoints.scheduleSessions, async (request, reply) => {

@@ -22,8 +22,11 @@ import type { EventPublisher } from '../../lib/events.ts';
 import { allowedAmong, approvedQueuesOf, notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import { requireUser } from '../access/caller.ts';
+import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
+import type { PaymentsRuntime } from '../payments/providers.ts';
 import { publishCancelled, publishSessionChange } from '../tokens/tokens.events.ts';
 import { cancelSessionTokens } from '../tokens/tokens.notifications.ts';
+import { settleCancelledToken } from '../tokens/tokens.payments.ts';
 import { sessionCounts, type TokenRow } from '../tokens/tokens.repository.ts';
 import { hhmm, localTimeOf, occurrenceDates, slotWindows } from './sessions.plan.ts';
 import {
@@ -41,6 +44,8 @@ export type SessionsDeps = {
   /** For the tokens a cancellation touches: their holders' links and whether to text them. */
   publicUrl: string;
   smsEnabled: boolean;
+  /** Refunds of paid visits when a session is cancelled. */
+  payments: PaymentsRuntime;
 };
 
 type Queryable = Db | Tx;
@@ -491,6 +496,7 @@ export async function changeSessionStatus(
   input: { sessionId: string; status: SessionStatus },
 ): Promise<Session> {
   let cancelledTokens: TokenRow[] = [];
+  const refunds: RefundJob[] = [];
   const session = await deps.db.transaction(async (tx) => {
     const first = await repo.findSessionView(tx, input.sessionId);
     if (!first) throw notFoundError.session();
@@ -506,15 +512,23 @@ export async function changeSessionStatus(
     }
     const now = deps.clock();
     await repo.updateSession(tx, current.id, { status: input.status, updatedAt: now });
-    // Cancelling a session cancels its live tokens and tells their holders (refunds come
-    // with payments).
+    // Cancelling a session cancels its live tokens and tells their holders; what they paid
+    // is refunded in full, open payment holds are closed.
     if (input.status === 'cancelled') {
       cancelledTokens = await cancelSessionTokens(tx, deps, now, current.id);
+      for (const token of cancelledTokens) {
+        refunds.push(
+          ...(await settleCancelledToken(tx, token, false, 100, 'session_cancelled', now, {
+            freePlace: false,
+          })),
+        );
+      }
     }
     const [view] = await views(tx, now, [current.id]);
     if (!view) throw notFoundError.session();
     return view;
   });
+  await runRefunds(deps, refunds);
   await publishCancelled(deps, cancelledTokens);
   await publishSessionChange(deps, session.id);
   return session;

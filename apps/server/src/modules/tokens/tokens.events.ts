@@ -48,6 +48,10 @@ export async function publishNowServing(
 const cancelReasons: Record<string, Extract<UserEvent, { type: 'token.cancelled' }>['reason']> = {
   cancelled_by_visitor: 'visitor',
   session_cancelled: 'session_cancelled',
+  // A payment hold released: not paid in time, declined, or left at the checkout.
+  payment_expired: 'payment',
+  payment_failed: 'payment',
+  payment_cancelled: 'payment',
 };
 
 /** "Your turn" to the holder of a called (or recalled) token, when they have an account. */

@@ -32,6 +32,8 @@ const sessionContext = {
   endsAt: sessions.endsAt,
   capacity: sessions.capacity,
   lastIssuedNumber: sessions.lastIssuedNumber,
+  /** Numbers whose payment hold was released: their places count as free (placesLeft). */
+  releasedPlaces: sessions.releasedPlaces,
   subQueueId: sessions.subQueueId,
   queueId: queues.id,
   queueName: queues.name,
@@ -39,6 +41,12 @@ const sessionContext = {
   visibility: queues.visibility,
   mode: queues.mode,
   tokenPrefix: queues.tokenPrefix,
+  joinCode: queues.joinCode,
+  /** A paid visit: the queue's price (null when free) and its cancellation rule. */
+  priceMinor: queues.priceMinor,
+  currency: queues.currency,
+  cancelNoticeMinutes: queues.cancelNoticeMinutes,
+  refundPercent: queues.refundPercent,
   tokensPerVisitor: queues.tokensPerVisitor,
   turnApproachingThreshold: queues.turnApproachingThreshold,
   companyId: queues.companyId,
@@ -85,6 +93,28 @@ export async function takeNextNumber(tx: Tx, sessionId: string, now: Date): Prom
     .returning({ number: sessions.lastIssuedNumber });
   if (!row) throw new Error(`session ${sessionId} vanished while locked`);
   return row.number;
+}
+
+/**
+ * The one capacity rule of a session: numbers issued, less the places payment holds gave back
+ * (`last_issued_number - released_places`), stay within its capacity (the table checks it too).
+ */
+export function hasFreePlace(
+  session: Pick<SessionContext, 'lastIssuedNumber' | 'releasedPlaces' | 'capacity'>,
+) {
+  return session.lastIssuedNumber - session.releasedPlaces < session.capacity;
+}
+
+/**
+ * Gives a place back to the session (a payment hold released: `by` 1) or takes a released one
+ * again (a payment that arrived after its hold: `by` -1). The session row is locked by the
+ * caller; the table's check keeps `last_issued_number - released_places <= capacity`.
+ */
+export async function changeReleasedPlaces(tx: Tx, sessionId: string, by: 1 | -1, now: Date) {
+  await tx
+    .update(sessions)
+    .set({ releasedPlaces: sql`${sessions.releasedPlaces} + ${by}`, updatedAt: now })
+    .where(eq(sessions.id, sessionId));
 }
 
 /** The user's live tokens in the session (the per-visitor limit counts them). */

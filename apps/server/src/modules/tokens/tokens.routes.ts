@@ -13,6 +13,7 @@ export const tokensRoutes: FastifyPluginAsync<ApiDeps> = async (app, options) =>
     publisher: options.publisher,
     publicUrl: options.config.publicUrl,
     smsEnabled: hasSmsPath(options.config),
+    payments: options.payments,
   };
 
   registerEndpoint(app, endpoints.takeToken, (request) =>

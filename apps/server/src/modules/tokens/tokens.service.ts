@@ -19,6 +19,8 @@ import {
   signedInOf,
 } from '../access/access.ts';
 import { type Caller, requireUser, type SignedInCaller } from '../access/caller.ts';
+import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
+import type { PaymentsRuntime } from '../payments/providers.ts';
 import {
   publishCalled,
   publishCancelled,
@@ -28,13 +30,20 @@ import {
 import { type LiveLine, liveLine } from './tokens.line.ts';
 import { calendarFor, notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
+  holdForPayment,
+  needsPayment,
+  settleCancelledToken,
+  tokenPayments,
+  visitorRefundShare,
+} from './tokens.payments.ts';
+import {
   authorizeFigures,
   authorizeSession,
   authorizeToken,
   readsAllTokens,
 } from './tokens.policy.ts';
-import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
+import { hasFreePlace, type SessionContext, type TokenRow } from './tokens.repository.ts';
 
 export type TokensDeps = {
   db: Db;
@@ -43,6 +52,8 @@ export type TokensDeps = {
   publicUrl: string;
   /** Whether an SMS path exists: visitors with a phone then get texts too. */
   smsEnabled: boolean;
+  /** The payment provider paid visits check out with (null: none may run here). */
+  payments: PaymentsRuntime;
 };
 
 function displayNumber(prefix: string, number: number): string {
@@ -151,8 +162,16 @@ async function issue(
       );
     }
   }
-  if (session.lastIssuedNumber >= session.capacity) {
+  if (!hasFreePlace(session)) {
     throw new AppError('session_full', 'This session is full. Please choose another session.');
+  }
+  // A paid visit waits as `pending_payment`, holding its place until paid (tokens.payments.ts).
+  const paid = needsPayment(session, visitor.issuedBy !== null);
+  if (paid && !deps.payments.provider) {
+    throw new AppError(
+      'payments_unavailable',
+      'Online payments are not available here, so this paid queue cannot take visitors online.',
+    );
   }
   const number = await repo.takeNextNumber(tx, session.sessionId, now);
   // A booking stays `booked` until its slot is near (one made that late is admitted at once).
@@ -165,13 +184,17 @@ async function issue(
     slotNo: booking?.slotNo ?? null,
     slotStartsAt: booking?.startsAt ?? null,
     ...visitor,
-    status: booking ? 'booked' : 'waiting',
+    status: paid ? 'pending_payment' : booking ? 'booked' : 'waiting',
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
     idempotencyKey: idempotencyKey ?? null,
     joinedAt: now,
     updatedAt: now,
   });
+  if (paid) {
+    await holdForPayment(tx, deps, session, inserted, now);
+    return { token: inserted, session, staff, repeated: false };
+  }
   const admitted = booking ? await repo.admitDueBookings(tx, session.sessionId, now) : [];
   const token = admitted.find((row) => row.id === inserted.id) ?? inserted;
   await notifyIssued(tx, deps, now, session, token);
@@ -285,6 +308,10 @@ async function present(
 ): Promise<QueueToken[]> {
   const now = deps.clock();
   const lines = new Map(known.map((line) => [line.session.sessionId, line]));
+  const payments = await tokenPayments(
+    deps.db,
+    rows.map((row) => row.id),
+  );
   for (const sessionId of new Set(rows.map((row) => row.sessionId))) {
     if (lines.has(sessionId)) continue;
     const session = await repo.findSessionContext(deps.db, sessionId);
@@ -330,7 +357,7 @@ async function present(
         estimatedWaitMinutes: waitSeconds === null ? null : Math.ceil(waitSeconds / 60),
         sessionStatus: line.session.status,
         sessionNotes: line.session.visitorNotes,
-        payment: null,
+        payment: payments.get(row.id) ?? null,
       },
     ];
   });
@@ -380,7 +407,7 @@ export async function cancelToken(
   caller: Caller,
   input: { tokenId: string; reason?: string | undefined },
 ) {
-  const { token, session, staff } = await deps.db.transaction(async (tx) => {
+  const { token, session, staff, refunds } = await deps.db.transaction(async (tx) => {
     const existing = await repo.findToken(tx, input.tokenId);
     if (!existing) throw notFoundError.token();
     const locked = await repo.lockSessionContext(tx, existing.sessionId);
@@ -408,8 +435,20 @@ export async function cancelToken(
     if (current.sessionServiceId && current.slotNo !== null) {
       await repo.changeBookedCount(tx, current.sessionServiceId, current.slotNo, -1);
     }
-    return { token: cancelled, session: locked, staff };
+    // A held place is given back; a paid visit is refunded: in full when staff cancel, by the
+    // queue's rule when its holder does.
+    const refunds: RefundJob[] = await settleCancelledToken(
+      tx,
+      current,
+      current.status === 'pending_payment',
+      holder ? visitorRefundShare(locked, current, now) : 100,
+      holder ? 'cancelled_by_visitor' : 'cancelled_by_staff',
+      now,
+      { freePlace: true },
+    );
+    return { token: cancelled, session: locked, staff, refunds };
   });
+  await runRefunds(deps, refunds);
   await publishCancelled(deps, [token]);
   return announce(deps, session, token, { staff, viewerId: (caller as SignedInCaller).userId });
 }
