@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { type ApiSession, api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
@@ -35,12 +35,15 @@ async function paidQueue(request: Parameters<typeof api>[0], staff: ApiSession) 
   return { queue, sessionId };
 }
 
+/** The browser contexts a test opened, closed after it. */
+const contexts: BrowserContext[] = [];
+
 /** A signed-in visitor on a phone-sized page. */
 async function visitor(browser: Browser, request: Parameters<typeof api>[0], label: string) {
   const session = await signUpViaApi(request, uniqueEmail(label), PASSWORD);
-  const page = await (
-    await browser.newContext({ viewport: { width: 390, height: 844 } })
-  ).newPage();
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  contexts.push(context);
+  const page = await context.newPage();
   await useSession(page, session);
   return { page, session };
 }
@@ -69,10 +72,10 @@ async function takeAndPay(page: Page, joinCode: string, shot?: string) {
 }
 
 async function fillCard(page: Page, number: string) {
-  await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry date').fill('1234');
-  await page.getByLabel('Security code (CVC)').fill('123');
-  await page.getByLabel('Name on card').fill('Vera Visitor');
+  await page.getByRole('textbox', { name: 'Card number' }).fill(number);
+  await page.getByRole('textbox', { name: 'Expiry date' }).fill('1234');
+  await page.getByRole('textbox', { name: 'Security code (CVC)' }).fill('123');
+  await page.getByRole('textbox', { name: 'Name on card' }).fill('Vera Visitor');
 }
 
 async function shootBoth(page: Page, name: string) {
@@ -84,6 +87,9 @@ async function shootBoth(page: Page, name: string) {
 
 test.describe('paid visits on the sandbox checkout', () => {
   test.describe.configure({ timeout: 180_000 });
+  test.afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
 
   test('a visitor pays with the success card and sees the live token; another is declined and holds nothing', async ({
     browser,
@@ -128,7 +134,8 @@ test.describe('paid visits on the sandbox checkout', () => {
     await first.page.getByRole('button', { name: 'Cancel token P-001' }).click();
     await expect(first.page.getByTestId('refund-rule')).toContainText('50% (£12.50)');
     await shootBoth(first.page, 'pay-my-sessions-cancel');
-    await first.page.getByRole('button', { name: 'Keep it' }).click();
+    // The dialog's own button (its close button has the same name).
+    await first.page.getByRole('button', { name: 'Keep it' }).last().click();
 
     // The second visitor's card is declined: said plainly, and nothing is held for them.
     const second = await visitor(browser, request, 'declined');
@@ -146,6 +153,7 @@ test.describe('paid visits on the sandbox checkout', () => {
     await second.page.waitForURL(/\/payment-success\?paymentId=/);
     await expect(second.page.getByRole('heading', { level: 1 })).toHaveText(
       'Your payment did not go through',
+      { timeout: 20_000 },
     );
     await expect(second.page.getByTestId('failure-reason')).toHaveText('Your card was declined.');
     expect(await blockingViolations(second.page)).toEqual([]);
@@ -177,7 +185,9 @@ test.describe('paid visits on the sandbox checkout', () => {
     await shootBoth(page, 'pay-checkout-confirm');
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL(/\/payment-success\?paymentId=/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment received', {
+      timeout: 20_000,
+    });
     await expect(page.getByTestId('token-number')).toHaveText('P-001');
   });
 

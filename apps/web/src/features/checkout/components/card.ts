@@ -7,7 +7,7 @@
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name';
 export type CardValues = Record<CardField, string>;
 export type CardErrors = Partial<Record<CardField, CardProblem>>;
-export type CardProblem =
+type CardProblem =
   | 'numberMissing'
   | 'numberInvalid'
   | 'expiryMissing'

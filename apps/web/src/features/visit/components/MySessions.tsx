@@ -9,7 +9,7 @@ import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateVie
 import { Notice } from '../../../components/tones.tsx';
 import { formatMoney } from '../../../entities/payment/format.ts';
 import { formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
-import { formatInstant, formatSeconds } from '../../../entities/token/format.ts';
+import { formatInstant } from '../../../entities/token/format.ts';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
@@ -358,7 +358,12 @@ function RefundText({ token }: { token: QueueToken }) {
     return <Text size="sm">{t('refund.unpaid')}</Text>;
   }
   const refund = refundOnCancel(token, queue.data, now);
-  const notice = (minutes: number) => formatSeconds(minutes * 60);
+  const notice = (minutes: number) =>
+    minutes % 1440 === 0
+      ? t('refund.noticeDays', { count: minutes / 1440 })
+      : minutes % 60 === 0
+        ? t('refund.noticeHours', { count: minutes / 60 })
+        : t('refund.noticeMinutes', { count: minutes });
   let text: string;
   switch (refund.kind) {
     case 'unpaid':

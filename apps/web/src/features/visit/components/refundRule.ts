@@ -8,7 +8,7 @@ import type { QueueToken } from '@upnext/contract/tokens';
  * `start` is the slot's start for a booking; a walk-in's session start is not on the token,
  * so the dialog then states the rule instead of its result (`kind: 'rule'`).
  */
-export type RefundOnCancel =
+type RefundOnCancel =
   | { kind: 'none' }
   /** The queue's rule is not known yet (still loading). */
   | { kind: 'unknown' }
