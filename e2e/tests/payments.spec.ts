@@ -86,7 +86,8 @@ async function shootBoth(page: Page, name: string) {
 }
 
 test.describe('paid visits on the sandbox checkout', () => {
-  test.describe.configure({ timeout: 180_000 });
+  // Several browsers, full page loads and axe on a shared machine: minutes, not seconds.
+  test.describe.configure({ timeout: 360_000 });
   test.afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
   });

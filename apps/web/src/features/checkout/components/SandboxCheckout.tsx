@@ -526,7 +526,13 @@ function Declined({ checkout }: { checkout: Checkout }) {
         </Title>
         <Text mt={4}>{t('declined.body', { merchant: checkout.merchantName })}</Text>
       </Notice>
-      <Button component="a" href={checkout.successUrl} size="md" fullWidth>
+      <Button
+        component="a"
+        href={checkout.successUrl}
+        size="md"
+        fullWidth
+        className={classes.wrapButton}
+      >
         {t('declined.tryAnother', { merchant: checkout.merchantName })}
       </Button>
     </Stack>
@@ -542,7 +548,13 @@ function Closed({ checkout }: { checkout: Checkout }) {
         {t(`closed.${state}.title`)}
       </Title>
       <Text>{t(`closed.${state}.body`)}</Text>
-      <Button component="a" href={checkout.cancelUrl} variant="default" fullWidth>
+      <Button
+        component="a"
+        href={checkout.cancelUrl}
+        variant="default"
+        fullWidth
+        className={classes.wrapButton}
+      >
         {t('returnTo', { merchant: checkout.merchantName })}
       </Button>
     </Stack>

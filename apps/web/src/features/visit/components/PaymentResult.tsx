@@ -1,4 +1,4 @@
-import { Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -164,10 +164,12 @@ function Outcome({ payment, pollsLeft, checking, onCheckAgain }: OutcomeProps) {
     const released = live ? live.status === 'cancelled' : payment.token?.status === 'cancelled';
     return (
       <Stack gap="lg">
-        <Group gap="sm" wrap="nowrap" align="center">
-          <IconCircleCheck size={36} color="var(--mantine-color-brand-7)" aria-hidden />
+        <Stack gap="xs">
+          <ThemeIcon size={56} radius="xl" variant="light" aria-hidden>
+            <IconCircleCheck size={34} />
+          </ThemeIcon>
           <Title order={1}>{t('result.paidTitle')}</Title>
-        </Group>
+        </Stack>
         <Text>
           {released
             ? t('result.paidReleased')
@@ -198,10 +200,12 @@ function NotPaid({ payment }: { payment: Payment }) {
   const status = payment.status as 'failed' | 'cancelled' | 'expired';
   return (
     <Stack gap="lg">
-      <Group gap="sm" wrap="nowrap" align="center">
-        <IconAlertTriangle size={36} color="var(--mantine-color-red-8)" aria-hidden />
+      <Stack gap="xs">
+        <ThemeIcon size={56} radius="xl" variant="light" color="red" aria-hidden>
+          <IconAlertTriangle size={32} />
+        </ThemeIcon>
         <Title order={1}>{t(`result.${status}Title`)}</Title>
-      </Group>
+      </Stack>
       <Notice tone={status === 'failed' ? 'red' : 'gray'} role="alert">
         <Stack gap={4}>
           {status === 'failed' ? (
