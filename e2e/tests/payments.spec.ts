@@ -195,7 +195,10 @@ test.describe('paid visits on the sandbox checkout', () => {
   test('a signed-out browser is asked to sign in to see the payment', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/payment-success?paymentId=00000000-0000-4000-8000-000000000000');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to see your payment');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Sign in to see your payment',
+      { timeout: 20_000 },
+    );
     expect(await blockingViolations(page)).toEqual([]);
     await shootBoth(page, 'pay-success-signed-out');
   });

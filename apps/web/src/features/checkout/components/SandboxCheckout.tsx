@@ -80,9 +80,11 @@ export function SandboxCheckout({ checkoutId }: { checkoutId: string }) {
           >
             {t('sandbox.body')}
           </Notice>
-          {checkout.isPending ? <Loading /> : null}
-          {checkout.isError ? <Unavailable error={checkout.error} /> : null}
-          {checkout.data ? <CheckoutBody checkout={checkout.data} /> : null}
+          {checkout.data ? (
+            <CheckoutBody checkout={checkout.data} />
+          ) : (
+            <NoCheckout error={checkout.isError ? checkout.error : null} />
+          )}
           <Group justify="center" gap={6} c="dimmed">
             <IconLock size={14} aria-hidden />
             <Text size="xs">{t('footer')}</Text>
@@ -93,32 +95,25 @@ export function SandboxCheckout({ checkoutId }: { checkoutId: string }) {
   );
 }
 
-function Loading() {
-  const { t } = useTranslation('checkout');
-  return (
-    <Paper withBorder radius="lg" p="lg" aria-busy="true">
-      <Title order={1} size="h3" mb="md">
-        {t('title')}
-      </Title>
-      <Stack gap="sm" role="status" aria-label={t('loading')}>
-        <Skeleton height={24} width="60%" />
-        <Skeleton height={40} />
-        <Skeleton height={40} />
-      </Stack>
-    </Paper>
-  );
-}
-
-function Unavailable({ error }: { error: unknown }) {
+/** Loading, or why there is no checkout to show (one heading element for both). */
+function NoCheckout({ error }: { error: unknown }) {
   const { t } = useTranslation('checkout');
   const code = errorCode(error);
   const known = code === 'checkout_not_found' || code === 'payments_unavailable';
   return (
-    <Paper withBorder radius="lg" p="lg">
-      <Title order={1} size="h3" mb="sm">
+    <Paper withBorder radius="lg" p="lg" aria-busy={error ? undefined : 'true'}>
+      <Title order={1} size="h3" mb="md">
         {known ? t(`unavailable.${code}.title`) : t('title')}
       </Title>
-      <Text role="alert">{known ? t(`unavailable.${code}.body`) : errorText(error)}</Text>
+      {error ? (
+        <Text role="alert">{known ? t(`unavailable.${code}.body`) : errorText(error)}</Text>
+      ) : (
+        <Stack gap="sm" role="status" aria-label={t('loading')}>
+          <Skeleton height={24} width="60%" />
+          <Skeleton height={40} />
+          <Skeleton height={40} />
+        </Stack>
+      )}
     </Paper>
   );
 }

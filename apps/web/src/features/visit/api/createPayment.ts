@@ -7,7 +7,7 @@ import { api } from '../../../lib/api-client.ts';
  * `pending_payment` token (asking again answers the open one). The caller sends the browser to
  * the answer's `checkoutUrl`; the outcome comes from the provider's webhook, never from here.
  */
-export function createPayment(input: { tokenId: string; promotionCode?: string }) {
+function createPayment(input: { tokenId: string; promotionCode?: string }) {
   return api.call(endpoints.createPayment, { body: input });
 }
 

@@ -3,10 +3,11 @@ import type { QueueToken } from '@upnext/contract/tokens';
 
 /**
  * What cancelling a paid token now gives back by the queue's rule (contract `queueSchema`): at
- * least `cancelNoticeMinutes` before the start, `refundPercent` of what is left to refund;
- * later, nothing. The server applies the rule; this only words it for the cancel dialog.
- * `start` is the slot's start for a booking; a walk-in's session start is not on the token,
- * so the dialog then states the rule instead of its result (`kind: 'rule'`).
+ * least `cancelNoticeMinutes` before the start, `refundPercent` of the amount paid, rounded
+ * down; later, nothing. The server applies it (`visitorRefundShare` in tokens.payments.ts);
+ * this only words it for the cancel dialog. `start` is the slot's start for a booking; a
+ * walk-in's session start is not on the token, so the dialog then states the rule instead of
+ * its result (`kind: 'rule'`).
  */
 type RefundOnCancel =
   | { kind: 'none' }
@@ -35,7 +36,8 @@ export function refundOnCancel(
   if (!queue) return { kind: 'unknown' };
   if (queue.refundPercent === 0) return { kind: 'none' };
   const percent = queue.refundPercent;
-  const amountMinor = Math.floor((left * percent) / 100);
+  // As the server (tokens.payments.ts): the share of the amount paid, rounded down.
+  const amountMinor = Math.min(left, Math.floor((payment.amountMinor * percent) / 100));
   const base = { amountMinor, currency: payment.currency, percent };
   if (queue.cancelNoticeMinutes === 0) return { kind: 'amount', ...base };
   if (!token.slotStartsAt) {
