@@ -14,6 +14,7 @@ const sampleParams = {
   date: '2026-11-22',
   queueId: 'queue-1',
   meetingId: 'meeting-1',
+  checkoutId: 'cs_sbx_sample000001',
 };
 
 async function open(path: string) {

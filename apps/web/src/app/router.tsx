@@ -17,7 +17,6 @@ const marketing = {
   about: () => import('../features/marketing/pages/AboutPage.tsx'),
   privacy: () => import('../features/marketing/pages/PrivacyPolicyPage.tsx'),
   terms: () => import('../features/marketing/pages/TermsPage.tsx'),
-  paymentSuccess: () => import('../features/marketing/pages/PaymentSuccessPage.tsx'),
   notFound: () => import('../features/marketing/pages/NotFoundPage.tsx'),
 };
 
@@ -61,8 +60,9 @@ export const routes: RouteObject[] = [
                 handle: title('termsAndConditions'),
               },
               {
+                // Public: the checkout may return to a browser without a session (spec §2).
                 path: spaRoutes.paymentSuccess,
-                lazy: marketing.paymentSuccess,
+                lazy: () => import('./routes/PaymentSuccessPage.tsx'),
                 handle: title('paymentSuccess'),
               },
               {
@@ -101,6 +101,13 @@ export const routes: RouteObject[] = [
         lazy: () => import('./routes/DisplayPage.tsx'),
         errorElement: <RootErrorBoundary />,
         handle: title('display'),
+      },
+      {
+        // The sandbox card checkout stands alone, without the site's header and footer.
+        path: spaRoutes.sandboxCheckout,
+        lazy: () => import('./routes/SandboxCheckoutPage.tsx'),
+        errorElement: <RootErrorBoundary />,
+        handle: title('sandboxCheckout'),
       },
       {
         path: spaRoutes.admin,

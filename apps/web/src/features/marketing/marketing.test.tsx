@@ -7,7 +7,6 @@ import { renderWithProviders } from '../../test/render.tsx';
 import { Component as AboutPage } from './pages/AboutPage.tsx';
 import { Component as HomePage } from './pages/HomePage.tsx';
 import { Component as NotFoundPage } from './pages/NotFoundPage.tsx';
-import { Component as PaymentSuccessPage } from './pages/PaymentSuccessPage.tsx';
 import { Component as PricingPage } from './pages/PricingPage.tsx';
 import { Component as PrivacyPolicyPage } from './pages/PrivacyPolicyPage.tsx';
 import { Component as ServicesPage } from './pages/ServicesPage.tsx';
@@ -35,7 +34,6 @@ const pages: [string, ComponentType][] = [
   ['about', AboutPage],
   ['privacy', PrivacyPolicyPage],
   ['terms', TermsPage],
-  ['payment success', PaymentSuccessPage],
   ['not found', NotFoundPage],
 ];
 
@@ -117,22 +115,6 @@ describe('legal pages', () => {
       const id = link.getAttribute('href')?.slice(1) ?? '';
       expect(container.querySelector(`section[id="${id}"]`)).not.toBeNull();
     }
-  });
-});
-
-describe('payment success page', () => {
-  it('links to my sessions and home without claiming an amount', () => {
-    const { container } = renderPage(PaymentSuccessPage, '/payment-success');
-    expect(screen.getByRole('link', { name: /View my sessions/ })).toHaveAttribute(
-      'href',
-      '/admin/my-sessions',
-    );
-    expect(screen.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute(
-      'href',
-      '/',
-    );
-    expect(visibleText(container)).not.toMatch(/[€$£]\s?\d/);
-    expect(visibleText(container)).toMatch(/confirmed once the payment is confirmed/);
   });
 });
 

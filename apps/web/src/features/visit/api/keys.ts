@@ -10,4 +10,6 @@ export const visitKeys = {
   booking: (tokenId: string) => [...visitKeys.all, 'booking', tokenId] as const,
   assigned: (date: string) => [...visitKeys.all, 'assigned', date] as const,
   ringingCalls: () => [...visitKeys.all, 'ringing-calls'] as const,
+  payment: (paymentId: string) => [...visitKeys.all, 'payment', paymentId] as const,
+  queue: (queueId: string) => [...visitKeys.all, 'queue', queueId] as const,
 };

@@ -1,5 +1,6 @@
 import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCalendarOff, IconLock, IconSearch } from '@tabler/icons-react';
+import { PAYMENT_HOLD_MINUTES } from '@upnext/contract/payments';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken } from '@upnext/contract/tokens';
@@ -8,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyBlock, LoadError, LoadFailed, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { formatMoney } from '../../../entities/payment/format.ts';
 import { addDays, formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
 import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
@@ -18,8 +20,8 @@ import { useQueueByCode } from '../api/getQueueByCode.ts';
 import { newIdempotencyKey, useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
-import { formatPrice } from './format.ts';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
+import type { Price } from './PaymentPanel.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
 import { visitErrorText } from './visitError.ts';
 
@@ -103,6 +105,7 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
     return (
       <Confirmation
         token={token}
+        price={priceOf(queue.data)}
         onBack={() => {
           setView({ kind: 'sessions' });
           take.reset();
@@ -177,6 +180,13 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
   );
 }
 
+/** A paid queue's price for the pay panel (null when the queue is free or not loaded). */
+function priceOf(queue: Queue | undefined): Price | null {
+  return queue && queue.priceMinor !== null && queue.currency
+    ? { amountMinor: queue.priceMinor, currency: queue.currency }
+    : null;
+}
+
 /** The 403's details may name the queue (for "Ask to join"). */
 function queueIdFromError(error: unknown): string | null {
   const details = (error as { details?: unknown }).details;
@@ -236,9 +246,16 @@ function QueueHeader({ queue, onChangeCode }: { queue: Queue; onChangeCode: () =
       <Title order={2}>{queue.name}</Title>
       {queue.description ? <Text>{queue.description}</Text> : null}
       {queue.priceMinor !== null && queue.currency ? (
-        <Text size="sm">
-          {t('join.price', { price: formatPrice(queue.priceMinor, queue.currency, i18n.language) })}
-        </Text>
+        <Stack gap={0}>
+          <Text fw={700} data-testid="queue-price">
+            {t('join.price', {
+              price: formatMoney(queue.priceMinor, queue.currency, i18n.language),
+            })}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {t('join.paidHint', { minutes: PAYMENT_HOLD_MINUTES })}
+          </Text>
+        </Stack>
       ) : null}
       <Anchor component="button" type="button" size="sm" onClick={onChangeCode} w="fit-content">
         {t('join.changeCode')}
@@ -413,11 +430,19 @@ function PrivateQueue({ signedIn, sent, busy, error, onAsk, onChangeCode }: Priv
 }
 
 /** The visitor's token in this queue, kept live from their own tokens. */
-function Confirmation({ token, onBack }: { token: QueueToken; onBack: () => void }) {
+function Confirmation({
+  token,
+  price,
+  onBack,
+}: {
+  token: QueueToken;
+  price: Price | null;
+  onBack: () => void;
+}) {
   const { t } = useTranslation('visit');
   return (
     <Stack gap="md">
-      <LiveTokenCard token={token} />
+      <LiveTokenCard token={token} price={price} />
       <Text size="sm" c="dimmed">
         {t('token.liveHint')}
       </Text>

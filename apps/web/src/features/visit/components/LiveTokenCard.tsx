@@ -7,6 +7,7 @@ import { formatInstant } from '../../../entities/token/format.ts';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { followsSession, liveStatuses } from '../hooks/useLiveTokens.ts';
 import { CallWaiting } from './CallWaiting.tsx';
+import { PaymentStatusLine, PayPanel, type Price } from './PaymentPanel.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
@@ -56,8 +57,11 @@ export function YourTurn({ token }: { token: QueueToken }) {
   );
 }
 
-/** The confirmation that stays live: the number in large type, position, wait and the call. */
-export function LiveTokenCard({ token }: { token: QueueToken }) {
+/**
+ * The confirmation that stays live: the number in large type, position, wait and the call; a
+ * token awaiting payment shows what to pay and the hold's time left, a paid one its refund.
+ */
+export function LiveTokenCard({ token, price }: { token: QueueToken; price?: Price | null }) {
   const { t, i18n } = useTranslation('visit');
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
@@ -89,6 +93,8 @@ export function LiveTokenCard({ token }: { token: QueueToken }) {
         <div aria-live="polite">
           <TokenFigures token={token} />
         </div>
+        <PaymentStatusLine token={token} />
+        {token.status === 'pending_payment' ? <PayPanel token={token} price={price} /> : null}
       </Stack>
     </Paper>
   );

@@ -7,15 +7,19 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { formatMoney } from '../../../entities/payment/format.ts';
 import { formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
 import { formatInstant } from '../../../entities/token/format.ts';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
+import { useQueue } from '../api/getQueue.ts';
 import { followsSession, liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { CallWaiting } from './CallWaiting.tsx';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
+import { PaymentStatusLine, PayPanel } from './PaymentPanel.tsx';
+import { refundOnCancel } from './refundRule.ts';
 import { SessionNotice } from './SessionNotice.tsx';
 import { visitErrorText } from './visitError.ts';
 
@@ -148,6 +152,8 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
         <div aria-live="polite">
           <TokenFigures token={token} />
         </div>
+        <PaymentStatusLine token={token} />
+        {token.status === 'pending_payment' ? <PayPanel token={token} resume /> : null}
         <Group gap="sm">
           {token.kind === 'booking' ? (
             <Button
@@ -256,6 +262,7 @@ function CancelDialog({ token, onClose }: { token: QueueToken | null; onClose: (
       >
         <Stack gap="md">
           <Text>{t('mine.cancelBody')}</Text>
+          {token ? <RefundText token={token} /> : null}
           {cancel.error ? (
             <Notice tone="red" role="alert">
               {visitErrorText(cancel.error)}
@@ -338,5 +345,55 @@ function AssignedSessions() {
         </Stack>
       ) : null}
     </Stack>
+  );
+}
+
+/** What cancelling gives back: nothing to refund (unpaid), or the queue's rule applied now. */
+function RefundText({ token }: { token: QueueToken }) {
+  const { t, i18n } = useTranslation('visit');
+  const paid = token.payment?.status === 'paid';
+  const queue = useQueue(paid ? token.queueId : null);
+  const [now] = useState(() => Date.now());
+  if (token.status === 'pending_payment') {
+    return <Text size="sm">{t('refund.unpaid')}</Text>;
+  }
+  const refund = refundOnCancel(token, queue.data, now);
+  const notice = (minutes: number) =>
+    minutes % 1440 === 0
+      ? t('refund.noticeDays', { count: minutes / 1440 })
+      : minutes % 60 === 0
+        ? t('refund.noticeHours', { count: minutes / 60 })
+        : t('refund.noticeMinutes', { count: minutes });
+  let text: string;
+  switch (refund.kind) {
+    case 'unpaid':
+      return null;
+    case 'unknown':
+      text = t('refund.unknown');
+      break;
+    case 'none':
+      text = t('refund.none');
+      break;
+    case 'late':
+      text = t('refund.late', { notice: notice(refund.noticeMinutes) });
+      break;
+    case 'amount':
+      text = t(refund.percent === 100 ? 'refund.full' : 'refund.part', {
+        amount: formatMoney(refund.amountMinor, refund.currency, i18n.language),
+        percent: refund.percent,
+      });
+      break;
+    case 'rule':
+      text = t('refund.rule', {
+        amount: formatMoney(refund.amountMinor, refund.currency, i18n.language),
+        percent: refund.percent,
+        notice: notice(refund.noticeMinutes),
+      });
+      break;
+  }
+  return (
+    <Notice tone="blue" data-testid="refund-rule">
+      {text}
+    </Notice>
   );
 }

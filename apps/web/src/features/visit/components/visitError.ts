@@ -9,6 +9,11 @@ const known = new Set([
   'slot_in_past',
   'session_closed',
   'join_request_required',
+  'promotion_invalid',
+  'payments_unavailable',
+  'payment_hold_expired',
+  'payment_not_required',
+  'payment_not_found',
 ]);
 
 /** What to tell the visitor about a failure: our wording for known codes, else `errorText`'s. */

@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import { endpoints } from '@upnext/contract/endpoints';
+import { api } from '../../../lib/api-client.ts';
+
+/** `POST .../checkouts/{checkoutId}/cancel`: the payer leaves without paying (the hold is released). */
+function cancelSandboxCheckout(checkoutId: string) {
+  return api.call(endpoints.cancelSandboxCheckout, { params: { checkoutId } });
+}
+
+export function useCancelSandboxCheckout() {
+  return useMutation({ mutationFn: cancelSandboxCheckout, meta: { errorShownInline: true } });
+}

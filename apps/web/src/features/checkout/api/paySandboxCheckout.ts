@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { endpoints } from '@upnext/contract/endpoints';
+import type { SandboxPayInput } from '@upnext/contract/payments';
+import { api } from '../../../lib/api-client.ts';
+import { checkoutKeys } from './keys.ts';
+
+/** `POST .../checkouts/{checkoutId}/pay`: paid, failed (declined) or requires_confirmation. */
+function paySandboxCheckout({ checkoutId, ...card }: SandboxPayInput & { checkoutId: string }) {
+  return api.call(endpoints.paySandboxCheckout, { params: { checkoutId }, body: card });
+}
+
+export function usePaySandboxCheckout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: paySandboxCheckout,
+    meta: { errorShownInline: true },
+    onSuccess: (checkout) =>
+      queryClient.setQueryData(checkoutKeys.sandbox(checkout.checkoutId), checkout),
+  });
+}
