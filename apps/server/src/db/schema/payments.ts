@@ -56,6 +56,11 @@ export const payments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     refundStatus: text('refund_status', { enum: refundStatuses }),
     refundedMinor: integer('refunded_minor').notNull().default(0),
+    /**
+     * The refund under way (counted in `refunded_minor` already): asked again by the sweep if the
+     * provider's answer never got stored (a crash after the commit), given back if it fails.
+     */
+    refundPendingMinor: integer('refund_pending_minor').notNull().default(0),
     refundRef: text('refund_ref'),
     refundReason: text('refund_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
@@ -86,6 +91,10 @@ export const payments = pgTable(
     check(
       'payments_amount_check',
       sql`${t.amountMinor} >= 0 and ${t.amountMinor} <= ${t.listAmountMinor} and ${t.refundedMinor} between 0 and ${t.amountMinor}`,
+    ),
+    check(
+      'payments_refund_pending_check',
+      sql`${t.refundPendingMinor} between 0 and ${t.refundedMinor} and (${t.refundPendingMinor} = 0 or ${t.refundStatus} = 'pending')`,
     ),
     check('payments_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
   ],

@@ -13,6 +13,8 @@ import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
 import { createLiveSession, type LiveSessionOptions } from '../../test/live-session.ts';
 import { createTestUser, type TestUser } from '../../test/users.ts';
+import { reserveRefund } from './payments.refunds.ts';
+import { lockPayment } from './payments.repository.ts';
 import { type PaymentsDeps, sweepPayments } from './payments.service.ts';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from './sandbox.provider.ts';
 
@@ -393,6 +395,73 @@ describe.each(testDrivers)('paid visits and plans (%s)', (driver) => {
       refundedMinor: 2500,
     });
     expect(await mails(two.email, 'payment_refunded')).toHaveLength(1);
+  });
+
+  it('a refund stranded by a stop (committed, never asked of the provider) is asked again by the sweep, once', async () => {
+    const live = await paidSession();
+    const visitor = await createTestUser(t);
+    const { paymentId } = await paidToken(visitor, live.session.id);
+    // The server stopped right after committing the refund: pending, never asked.
+    await database.db.transaction(async (tx) => {
+      const payment = await lockPayment(tx, paymentId);
+      if (!payment) throw new Error('no payment');
+      await reserveRefund(tx, payment, 1000, 'cancelled_by_staff', now);
+    });
+    expect(await paymentRow(paymentId)).toMatchObject({
+      refundStatus: 'pending',
+      refundedMinor: 1000,
+      refundPendingMinor: 1000,
+      refundRef: null,
+    });
+    // Not yet: a refund may still be on its way to the provider.
+    await sweepPayments(deps);
+    expect(await paymentRow(paymentId)).toMatchObject({ refundStatus: 'pending', refundRef: null });
+
+    now = new Date(now.getTime() + 2 * MINUTE);
+    await Promise.all([sweepPayments(deps), sweepPayments(deps)]);
+    expect(await paymentRow(paymentId)).toMatchObject({
+      refundStatus: 'succeeded',
+      refundedMinor: 1000,
+      refundPendingMinor: 0,
+      refundRef: expect.stringMatching(/^re_sbx_/),
+    });
+    expect(await mails(visitor.email, 'payment_refunded')).toHaveLength(1);
+    await sweepPayments(deps);
+    expect(await mails(visitor.email, 'payment_refunded')).toHaveLength(1);
+  });
+
+  it('a refund the provider reports failed later (webhook) no longer counts as refunded', async () => {
+    const live = await paidSession();
+    const visitor = await createTestUser(t);
+    const { paymentId } = await paidToken(visitor, live.session.id);
+    await database.db
+      .update(payments)
+      .set({
+        refundStatus: 'pending',
+        refundedMinor: 2500,
+        refundPendingMinor: 2500,
+        refundRef: 're_sbx_async_one',
+      })
+      .where(eq(payments.id, paymentId));
+    const settled = await webhook({
+      id: `evt_test_refund_failed_${paymentId}`,
+      type: 'refund.settled',
+      created: Math.floor(now.getTime() / 1000),
+      data: { refundRef: 're_sbx_async_one', status: 'failed' },
+    });
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(await paymentRow(paymentId)).toMatchObject({
+      refundStatus: 'failed',
+      refundedMinor: 0,
+      refundPendingMinor: 0,
+    });
+    // Now it can be refunded again in full.
+    const again = await call(live.owner, 'POST', `/payments/${paymentId}/refund`, {});
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await paymentRow(paymentId)).toMatchObject({
+      refundStatus: 'succeeded',
+      refundedMinor: 2500,
+    });
   });
 
   it('applies a promotion code at checkout; unknown codes are refused; 100 % pays at once', async () => {

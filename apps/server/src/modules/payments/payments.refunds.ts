@@ -2,7 +2,13 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notifyHolder } from '../tokens/tokens.notifications.ts';
 import { findSessionContext, findToken } from '../tokens/tokens.repository.ts';
-import { findPayment, lockPayment, type PaymentRow, updatePayment } from './payments.repository.ts';
+import {
+  findPayment,
+  lockPayment,
+  type PaymentRow,
+  strandedRefunds,
+  updatePayment,
+} from './payments.repository.ts';
 import type { PaymentsRuntime } from './providers.ts';
 
 /** A refund recorded as `pending` in a committed transaction, to ask the provider for. */
@@ -47,6 +53,8 @@ export async function reserveRefund(
   await updatePayment(tx, payment.id, {
     refundStatus: 'pending',
     refundedMinor: payment.refundedMinor + amount,
+    refundPendingMinor: amount,
+    refundRef: null,
     refundReason: reason,
     updatedAt: now,
   });
@@ -99,17 +107,65 @@ async function settleRefund(
   await deps.db.transaction(async (tx) => {
     const payment = await lockPayment(tx, job.paymentId);
     if (!payment) return;
+    // Settled already (a webhook, or a second run after a stranded refund was asked again).
+    if (payment.refundStatus !== 'pending') return;
     await updatePayment(tx, payment.id, {
       refundStatus: outcome.status,
       refundRef: outcome.refundRef ?? payment.refundRef,
-      refundedMinor:
-        outcome.status === 'failed'
-          ? Math.max(0, payment.refundedMinor - job.amountMinor)
-          : payment.refundedMinor,
+      // A refund under way (`pending`) keeps its amount until its webhook settles it.
+      ...(outcome.status === 'pending' ? {} : settledRefund(payment, outcome.status)),
       updatedAt: now,
     });
     if (outcome.status !== 'failed') await tellRefunded(tx, deps, payment, job, now);
   });
+}
+
+/**
+ * The amounts once the refund under way has an outcome: a failed one no longer counts as
+ * refunded. Also used by the `refund_settled` webhook.
+ */
+export function settledRefund(payment: PaymentRow, status: 'succeeded' | 'failed') {
+  return {
+    refundedMinor:
+      status === 'failed'
+        ? payment.refundedMinor - payment.refundPendingMinor
+        : payment.refundedMinor,
+    refundPendingMinor: 0,
+  };
+}
+
+/** How long a pending refund may wait for its provider call before the sweep asks again. */
+const STRANDED_REFUND_MS = 60_000;
+
+/**
+ * Refunds whose provider answer was never stored (the server stopped after committing them)
+ * are asked again: claimed with SKIP LOCKED and their lease renewed, so one instance asks.
+ * The provider's idempotency (Stripe: a key per payment and amount) keeps a refund that did
+ * go through from being made twice.
+ */
+export async function retryStrandedRefunds(deps: RefundDeps, limit = 50) {
+  const now = deps.clock();
+  const before = new Date(now.getTime() - STRANDED_REFUND_MS);
+  for (const { id } of await strandedRefunds(deps.db, before, limit)) {
+    const job = await deps.db.transaction(async (tx) => {
+      const payment = await lockPayment(tx, id, { skipLocked: true });
+      if (
+        payment?.refundStatus !== 'pending' ||
+        payment.refundRef !== null ||
+        payment.refundPendingMinor === 0 ||
+        payment.updatedAt >= before
+      ) {
+        return undefined;
+      }
+      await updatePayment(tx, id, { updatedAt: now });
+      return {
+        paymentId: id,
+        amountMinor: payment.refundPendingMinor,
+        reason: payment.refundReason ?? 'refund',
+      };
+    });
+    if (job) await runRefunds(deps, [job]);
+  }
 }
 
 /** "Your refund": to a visit's holder, in the refund's transaction (outbox). */

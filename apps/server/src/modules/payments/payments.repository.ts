@@ -3,10 +3,12 @@ import {
   and,
   desc,
   eq,
+  gt,
   gte,
   ilike,
   inArray,
   isNotNull,
+  isNull,
   lt,
   lte,
   or,
@@ -104,6 +106,26 @@ export async function dueOpenPayments(db: Queryable, now: Date, limit: number) {
     .from(payments)
     .where(and(eq(payments.status, 'pending'), lte(payments.expiresAt, now)))
     .orderBy(payments.expiresAt)
+    .limit(limit);
+}
+
+/**
+ * Refunds recorded as pending whose provider call never stored an answer (the server stopped
+ * between the commit and the answer): the sweep's candidates for asking again, unlocked.
+ */
+export async function strandedRefunds(db: Queryable, before: Date, limit: number) {
+  return db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.refundStatus, 'pending'),
+        isNull(payments.refundRef),
+        gt(payments.refundPendingMinor, 0),
+        lt(payments.updatedAt, before),
+      ),
+    )
+    .orderBy(payments.updatedAt)
     .limit(limit);
 }
 

@@ -30,7 +30,12 @@ import {
   authorizeRefund,
   paymentNotFound,
 } from './payments.policy.ts';
-import { reserveRefund, runRefunds } from './payments.refunds.ts';
+import {
+  reserveRefund,
+  retryStrandedRefunds,
+  runRefunds,
+  settledRefund,
+} from './payments.refunds.ts';
 import * as repo from './payments.repository.ts';
 import { describePayment, returnUrls } from './payments.urls.ts';
 import type { PaymentEvent, WebhookHeaders } from './provider.ts';
@@ -403,7 +408,11 @@ async function applyEvent(
       const found = await repo.findByRefundRef(tx, event.refundRef);
       const payment = found ? await repo.lockPayment(tx, found.id) : undefined;
       if (payment?.refundStatus === 'pending') {
-        await repo.updatePayment(tx, payment.id, { refundStatus: event.status, updatedAt: now });
+        await repo.updatePayment(tx, payment.id, {
+          refundStatus: event.status,
+          ...settledRefund(payment, event.status),
+          updatedAt: now,
+        });
       }
       return {};
     }
@@ -538,5 +547,6 @@ export async function sweepPayments(deps: PaymentsDeps, limit = 100) {
       if (over) await lapse(tx, company.id, now);
     });
   }
+  await retryStrandedRefunds(deps, limit);
   return { released };
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD COLUMN "refund_pending_minor" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_refund_pending_check" CHECK ("payments"."refund_pending_minor" between 0 and "payments"."refunded_minor" and ("payments"."refund_pending_minor" = 0 or "payments"."refund_status" = 'pending'));
