@@ -56,6 +56,39 @@ export async function api<T>(
   return ((await response.json()) as { data: T }).data;
 }
 
+/**
+ * A new company of the given owner, on a paid plan bought the way an owner buys one: the plan
+ * checkout, paid on the sandbox with its success card, settled by the signed webhook. Free
+ * allows one queue, two staff and no video or online payments (packages/contract/src/plans.ts).
+ */
+export async function createCompanyOnPlan(
+  request: APIRequestContext,
+  owner: ApiSession,
+  fields: { name: string; timezone: string },
+  plan: 'pro' | 'business' = 'business',
+): Promise<{ id: string }> {
+  const company = await api<{ id: string }>(request, owner, 'POST', '/company', fields);
+  const { paymentId, checkoutUrl } = await api<{ paymentId: string; checkoutUrl: string }>(
+    request,
+    owner,
+    'POST',
+    '/payment-gateway/payment',
+    { plan, companyId: company.id },
+  );
+  const checkoutId = new URL(checkoutUrl).pathname.split('/').at(-1) as string;
+  const paid = await request.post(`/api/payment-gateway/sandbox/checkouts/${checkoutId}/pay`, {
+    data: { number: '4242424242424242', expiry: '12/40', cvc: '123', name: 'Owner' },
+  });
+  expect(paid.ok(), await paid.text()).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await api<{ status: string }>(request, owner, 'GET', `/payments/${paymentId}`)).status,
+    )
+    .toBe('paid');
+  return company;
+}
+
 /** Today's all-day session of the queue (its company in UTC), opened: ready for tokens. */
 export async function openSessionToday(
   request: APIRequestContext,

@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { type ApiSession, api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
+import {
+  type ApiSession,
+  api,
+  createCompanyOnPlan,
+  openSessionToday,
+  signUpViaApi,
+  useSession,
+} from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
 
@@ -11,7 +18,7 @@ type Token = { id: string; status: string; displayNumber: string };
 
 /** A company whose walk-in queue costs £25.00, with today's session open. */
 async function paidQueue(request: Parameters<typeof api>[0], staff: ApiSession) {
-  const company = await api<{ id: string }>(request, staff, 'POST', '/company', {
+  const company = await createCompanyOnPlan(request, staff, {
     name: 'Harbourview Private Clinic',
     timezone: 'UTC',
   });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { api, signUpViaApi } from './api-helpers.ts';
+import { api, createCompanyOnPlan, signUpViaApi } from './api-helpers.ts';
 import { followMailLink, uniqueEmail } from './auth-helpers.ts';
 
 const PASSWORD = 'Invite-journey-2026!';
@@ -12,7 +12,7 @@ test('a staff invitation’s link signs the invitee in on their account page and
 }) => {
   test.setTimeout(90_000);
   const owner = await signUpViaApi(request, uniqueEmail('owner'), PASSWORD);
-  const company = await api<{ id: string }>(request, owner, 'POST', '/company', {
+  const company = await createCompanyOnPlan(request, owner, {
     name: 'Invite Clinic',
     timezone: 'UTC',
   });

@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { type ApiSession, api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
+import {
+  type ApiSession,
+  api,
+  createCompanyOnPlan,
+  openSessionToday,
+  signUpViaApi,
+  useSession,
+} from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
 import { LIVE_WITHIN_MS, subscribed, withoutPollingFallback } from './realtime-helpers.ts';
@@ -10,7 +17,7 @@ const shots = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
 /** A company with a queue run by `staff`, in UTC so "today" is the same for everyone here. */
 async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, prefix: string) {
-  const company = await api<{ id: string }>(request, staff, 'POST', '/company', {
+  const company = await createCompanyOnPlan(request, staff, {
     name: `Journey Clinic ${prefix}`,
     timezone: 'UTC',
   });

@@ -1,5 +1,11 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { type ApiSession, api, openSessionToday, signUpViaApi } from '../api-helpers.ts';
+import {
+  type ApiSession,
+  api,
+  createCompanyOnPlan,
+  openSessionToday,
+  signUpViaApi,
+} from '../api-helpers.ts';
 import { uniqueEmail } from '../auth-helpers.ts';
 
 const PASSWORD = 'Video-call-journey-2026!';
@@ -26,7 +32,7 @@ export async function calledVisitor(
   prefix = 'V',
 ): Promise<CalledVisitor> {
   const staff = await signUpViaApi(request, uniqueEmail('doctor'), PASSWORD);
-  const company = await api<{ id: string }>(request, staff, 'POST', '/company', {
+  const company = await createCompanyOnPlan(request, staff, {
     name: `Video Clinic ${prefix}`,
     timezone: 'UTC',
   });
