@@ -5,9 +5,11 @@ import { eq, inArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  companies,
   companyUsers,
   joinRequests,
   meetings,
+  payments,
   queues,
   queueTokens,
   sessionServices,
@@ -55,7 +57,7 @@ type Case = {
   /** Sets the scene (a token, a booking, a meeting...) and builds the request. */
   request: (live: Scenery, actor: MatrixActor) => Promise<Request> | Request;
   expect: Record<MatrixActor, number>;
-  /** The code of a 404 (others: 401 unauthorized, 403 forbidden). */
+  /** The code of any other refusal, a 404's by default (401 unauthorized, 403 forbidden). */
   notFound?: string;
 };
 
@@ -232,6 +234,46 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
   ];
   const post = (url: string, payload: object): Request => ({ method: 'POST', url, payload });
 
+  /** A paid visit payment of the matrix's visitor (a token of theirs, paid £25 on the sandbox). */
+  async function paymentOfVisitor(live: Scenery) {
+    const visitor = live.people.visitor as TestUser;
+    const now = new Date();
+    const [token] = await database.db
+      .insert(queueTokens)
+      .values({
+        sessionId: live.session.id,
+        number: 100_000 + Math.floor(Math.random() * 800_000),
+        displayNumber: 'PAY',
+        kind: 'walk_in',
+        userId: visitor.userId,
+        status: 'served',
+        joinedAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const [payment] = await database.db
+      .insert(payments)
+      .values({
+        companyId: live.company.id,
+        kind: 'visit',
+        tokenId: token?.id,
+        payerUserId: visitor.userId,
+        listAmountMinor: 2500,
+        amountMinor: 2500,
+        currency: 'GBP',
+        provider: 'sandbox',
+        providerRef: `cs_sbx_matrix_${crypto.randomUUID()}`,
+        status: 'paid',
+        expiresAt: now,
+        paidAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return payment?.id as string;
+  }
+  const unknownCheckout = 'cs_sbx_0000000000000000-not-a-signature';
+
   const cases: Case[] = [
     ...both('POST /queues/sessions/tokens', takers, {
       request: (live) => post('/queues/sessions/tokens', { sessionId: live.session.id }),
@@ -353,6 +395,94 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       expect: readers.public,
       request: () => ({ method: 'GET', url: '/meetings?mine=true' }),
     },
+    // Payments ----------------------------------------------------------------------------
+    {
+      name: 'POST /payment-gateway/payment',
+      scene: 'public',
+      // A company's plan is bought by its owner only; to non-members the company is unknown.
+      expect: statuses(201, 403, 403, 403, 404, 404, 404, 401),
+      notFound: 'not_found',
+      request: (live) =>
+        post('/payment-gateway/payment', { plan: 'pro', companyId: live.company.id }),
+    },
+    {
+      name: 'GET /payments/{paymentId}',
+      scene: 'public',
+      // The payer and the company's managers; to anyone else it does not exist.
+      expect: statuses(200, 200, 404, 404, 404, 404, 200, 401),
+      notFound: 'payment_not_found',
+      request: async (live) => ({
+        method: 'GET',
+        url: `/payments/${await paymentOfVisitor(live)}`,
+      }),
+    },
+    {
+      name: 'GET /company/{companyId}/payments',
+      scene: 'public',
+      expect: statuses(200, 200, 403, 403, 404, 404, 404, 401),
+      notFound: 'not_found',
+      request: (live) => ({ method: 'GET', url: `/company/${live.company.id}/payments` }),
+    },
+    {
+      name: 'POST /payments/{paymentId}/refund',
+      scene: 'public',
+      // Managers refund; the payer sees the payment but may not refund it; others never see it.
+      expect: statuses(200, 200, 404, 404, 404, 404, 403, 401),
+      notFound: 'payment_not_found',
+      request: async (live) => post(`/payments/${await paymentOfVisitor(live)}/refund`, {}),
+    },
+    {
+      name: 'POST /company/{companyId}/billing/cancel',
+      scene: 'public',
+      expect: statuses(200, 403, 403, 403, 404, 404, 404, 401),
+      notFound: 'not_found',
+      request: async (live) => {
+        // A paid plan with a period to run out (the fixture's plan is granted, not billed).
+        await database.db
+          .update(companies)
+          .set({ planRenewsAt: new Date(Date.now() + 86_400_000), planCancelsAtPeriodEnd: false })
+          .where(eq(companies.id, live.company.id));
+        return post(`/company/${live.company.id}/billing/cancel`, {});
+      },
+    },
+    {
+      name: 'POST /payment-gateway/webhooks/{provider}',
+      scene: 'public',
+      // Public, but only a provider's signature is believed.
+      expect: statuses(400, 400, 400, 400, 400, 400, 400, 400),
+      notFound: 'webhook_invalid',
+      request: () =>
+        post('/payment-gateway/webhooks/sandbox', { id: 'evt_forged', type: 'checkout.paid' }),
+    },
+    ...(
+      [
+        ['GET', ''],
+        ['POST', '/pay'],
+        ['POST', '/confirm'],
+        ['POST', '/cancel'],
+      ] as const
+    ).map(
+      ([method, suffix]): Case => ({
+        name: `${method} /payment-gateway/sandbox/checkouts/{checkoutId}${suffix}`,
+        scene: 'public',
+        // The checkout page's API is public; a checkout exists only behind its signed id.
+        expect: statuses(404, 404, 404, 404, 404, 404, 404, 404),
+        notFound: 'checkout_not_found',
+        request: () => {
+          const url = `/payment-gateway/sandbox/checkouts/${unknownCheckout}${suffix}`;
+          if (method === 'GET') return { method, url };
+          if (suffix === '/pay') {
+            return post(url, {
+              number: '4242424242424242',
+              expiry: '12/40',
+              cvc: '123',
+              name: 'A',
+            });
+          }
+          return post(url, suffix === '/confirm' ? { confirmationToken: 'x', approve: true } : {});
+        },
+      }),
+    ),
     ...(
       [
         ['GET', '/meetings/{meetingId}', ''],
