@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { blockingViolations } from './axe.ts';
-import { publicPages } from './pages.ts';
+import { otherPublicPages, publicPages } from './pages.ts';
 
 test.describe('accessibility', () => {
-  for (const { path } of [...publicPages, { path: '/no-such-page' }]) {
+  for (const { path } of [...publicPages, ...otherPublicPages, { path: '/no-such-page' }]) {
     test(`${path} has no serious or critical WCAG 2.1 AA violations`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

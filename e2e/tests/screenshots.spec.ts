@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { publicPages } from './pages.ts';
+import { otherPublicPages, publicPages } from './pages.ts';
 
 const dir = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
@@ -8,7 +8,11 @@ const dir = fileURLToPath(new URL('../screenshots/', import.meta.url));
 for (const width of [390, 1280]) {
   test.describe(`screenshots at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
-    for (const { name, path } of [...publicPages, { name: 'not-found', path: '/no-such-page' }]) {
+    for (const { name, path } of [
+      ...publicPages,
+      ...otherPublicPages,
+      { name: 'not-found', path: '/no-such-page' },
+    ]) {
       test(name, async ({ page }) => {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
