@@ -83,7 +83,10 @@ test.describe('company billing', () => {
     // Upgrade through the sandbox checkout with the success card.
     await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
     await page.waitForURL(/\/sandbox\/checkout\/cs_sbx_/);
-    await page.getByRole('button', { name: 'Use test card 4242 4242 4242 4242' }).click();
+    await page.getByRole('textbox', { name: 'Card number' }).fill('4242 4242 4242 4242');
+    await page.getByRole('textbox', { name: 'Expiry date' }).fill('1234');
+    await page.getByRole('textbox', { name: 'Security code (CVC)' }).fill('123');
+    await page.getByRole('textbox', { name: 'Name on card' }).fill('Olivia Owner');
     await page.getByRole('button', { name: /^Pay / }).click();
 
     // Back on /admin/payment-success: the real outcome, read from the server.

@@ -1,4 +1,5 @@
 import {
+  Box,
   Button,
   Group,
   NumberInput,
@@ -126,7 +127,7 @@ export function PaymentsPanel({ companyId }: { companyId: string }) {
   };
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" miw={0}>
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
           <Title order={2} size="h3">
@@ -231,8 +232,21 @@ export function PaymentsPanel({ companyId }: { companyId: string }) {
           <Text size="sm" c="dimmed" role="status">
             {t('payments.count', { count: payments.data.total })}
           </Text>
-          <Table.ScrollContainer minWidth={860}>
-            <Table verticalSpacing="sm" striped highlightOnHover aria-label={t('payments.table')}>
+          {/* Scrolls sideways on a phone, by touch or by keyboard (it takes focus). */}
+          <Box
+            tabIndex={0}
+            role="region"
+            aria-label={t('payments.table')}
+            // Width 0 and at least the column: the wide table never widens the page itself.
+            style={{ width: 0, minWidth: '100%', overflowX: 'auto' }}
+          >
+            <Table
+              miw={860}
+              verticalSpacing="sm"
+              striped
+              highlightOnHover
+              aria-label={t('payments.table')}
+            >
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('payments.columns.date')}</Table.Th>
@@ -257,7 +271,7 @@ export function PaymentsPanel({ companyId }: { companyId: string }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </Box>
           {payments.data.total > PAGE_SIZE ? (
             <Pagination
               total={Math.ceil(payments.data.total / PAGE_SIZE)}
@@ -297,7 +311,9 @@ function PaymentRow({
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         {formatDateTime(payment.createdAt, timezone)}
       </Table.Td>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>{payer}</Table.Td>
+      <Table.Td>
+        <Email address={payer} />
+      </Table.Td>
       <Table.Td>{whatText(payment)}</Table.Td>
       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
         {money(payment.amountMinor)}
@@ -425,5 +441,18 @@ function RefundDialog({
         onChange={(event) => setReason(event.currentTarget.value)}
       />
     </ConfirmDialog>
+  );
+}
+
+/** An email that wraps after its "@" rather than in the middle of a word. */
+function Email({ address }: { address: string }) {
+  const at = address.indexOf('@');
+  if (at < 0) return address;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
   );
 }
