@@ -69,7 +69,7 @@ describe('router', () => {
     const { router } = await open(spaRoutes.adminPaymentSuccess);
     expect(router.state.location.pathname).toBe(spaRoutes.adminPaymentSuccess);
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Thank you for your payment' }),
+      await screen.findByRole('heading', { level: 1, name: 'No payment to show' }),
     ).toBeInTheDocument();
   });
 

@@ -1,8 +1,9 @@
-import { Button, EmptyState, Group, Paper, Skeleton, Stack } from '@mantine/core';
+import { Anchor, Button, EmptyState, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../lib/error-text.ts';
+import { Link } from 'react-router';
+import { errorAction, errorText } from '../lib/error-text.ts';
 import { Notice } from './tones.tsx';
 
 /** Grey bars in the shape of a list while it loads; announced once to screen readers. */
@@ -54,9 +55,19 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => 
 /** A refused or failed action, said in the form or dialog that sent it; nothing without one. */
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
+  const action = errorAction(error);
   return (
     <Notice tone="red" role="alert" title={title}>
-      {errorText(error)}
+      {action ? (
+        <Stack gap={4} align="flex-start">
+          <Text inherit>{errorText(error)}</Text>
+          <Anchor component={Link} to={action.to} fw={600} c="red.9" underline="always">
+            {action.label}
+          </Anchor>
+        </Stack>
+      ) : (
+        errorText(error)
+      )}
     </Notice>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client.ts';
-import { errorText } from './error-text.ts';
+import { errorAction, errorText } from './error-text.ts';
 
 const refusal = new ApiError({
   status: 409,
@@ -42,5 +42,23 @@ describe('errorText', () => {
     expect(errorText(new Error('TypeError: x is undefined'))).toBe(
       'Something went wrong. Please try again.',
     );
+  });
+});
+
+describe('errorAction', () => {
+  it('leads a plan limit to Billing, and nothing else anywhere', () => {
+    const limit = new ApiError({
+      status: 409,
+      code: 'plan_limit_reached',
+      message: 'The Free plan includes 1 queue. Upgrade to add more.',
+      fromServer: true,
+    });
+    expect(errorText(limit)).toBe('The Free plan includes 1 queue. Upgrade to add more.');
+    expect(errorAction(limit)).toEqual({
+      label: 'Upgrade your plan',
+      to: '/admin/company?tab=billing',
+    });
+    expect(errorAction(refusal)).toBeNull();
+    expect(errorAction(new Error('boom'))).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { spaRoutes } from '@upnext/contract/routes';
 import { ApiError } from './api-client.ts';
 import { i18n } from './i18n.ts';
 
@@ -18,4 +19,15 @@ export function errorText(error: unknown, ownWords?: (code: string) => string | 
 
 export function errorCode(error: unknown): string | null {
   return error instanceof ApiError ? error.code : null;
+}
+
+/**
+ * Where a refusal can be resolved, if somewhere: a plan limit (`plan_limit_reached`) is lifted
+ * by upgrading in the company's Billing settings. Shown beside the server's message.
+ */
+export function errorAction(error: unknown): { label: string; to: string } | null {
+  if (errorCode(error) === 'plan_limit_reached') {
+    return { label: i18n.t('errors.upgrade'), to: `${spaRoutes.adminCompany}?tab=billing` };
+  }
+  return null;
 }

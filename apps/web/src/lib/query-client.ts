@@ -1,7 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { createElement, type ReactNode } from 'react';
 import { ApiError } from './api-client.ts';
 import { reportError } from './error-reporter.ts';
+import { errorAction } from './error-text.ts';
 import { i18n } from './i18n.ts';
 
 /**
@@ -9,6 +11,26 @@ import { i18n } from './i18n.ts';
  * Please try again.", with the server's reason as a second line when it gave one, and is
  * reported. Identical errors share an id so a burst of failing queries shows one notice.
  */
+/** The notice's text, and a link where the refusal can be resolved (a plan limit: Billing). */
+function withAction(text: string, action: { label: string; to: string } | null): ReactNode {
+  if (!action) return text;
+  // A plain link (a full load): notifications render outside the router.
+  return createElement(
+    'span',
+    null,
+    text,
+    createElement('br'),
+    createElement(
+      'a',
+      {
+        href: action.to,
+        style: { fontWeight: 600, textDecoration: 'underline', color: 'inherit' },
+      },
+      action.label,
+    ),
+  );
+}
+
 export function notifyApiError(error: unknown): void {
   const reason = error instanceof ApiError && error.fromServer ? error.message : undefined;
   const requestId = error instanceof ApiError ? error.requestId : undefined;
@@ -20,7 +42,7 @@ export function notifyApiError(error: unknown): void {
     id: `api-error:${code}:${reason ?? ''}`,
     color: 'red',
     title: i18n.t('errors.generic'),
-    message: lines.join('\n'),
+    message: withAction(lines.join('\n'), errorAction(error)),
     withBorder: true,
   });
   reportError(error, { source: 'api' });

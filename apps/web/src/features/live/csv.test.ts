@@ -1,6 +1,6 @@
 import type { QueueToken } from '@upnext/contract/tokens';
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv, tokensToCsv } from './csv.ts';
+import { tokensToCsv } from './csv.ts';
 
 const token: QueueToken = {
   id: '0b7c1f8e-2d3a-4c5b-8e9f-1a2b3c4d5e6f',
@@ -33,35 +33,7 @@ const token: QueueToken = {
   payment: null,
 };
 
-describe('CSV export', () => {
-  it('quotes cells with commas, quotes or line breaks and doubles inner quotes', () => {
-    expect(csvCell('plain')).toBe('plain');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
-    expect(csvCell('cr\rlf')).toBe('"cr\rlf"');
-    expect(csvCell(null)).toBe('');
-    expect(csvCell(undefined)).toBe('');
-    expect(csvCell(0)).toBe('0');
-  });
-
-  it('keeps spreadsheets from running a visitor-typed formula, but leaves phone numbers alone', () => {
-    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('-cmd')).toBe("'-cmd");
-    expect(csvCell('+44 20 7946 0018')).toBe('+44 20 7946 0018');
-    expect(csvCell('-5')).toBe('-5');
-  });
-
-  it('joins rows with CRLF and ends with one', () => {
-    expect(
-      toCsv([
-        ['a', 'b'],
-        ['c', null],
-      ]),
-    ).toBe('a,b\r\nc,\r\n');
-  });
-
+describe('Tokens CSV', () => {
   it('exports the columns in order, one line per token, a name with all three hazards intact', () => {
     const csv = tokensToCsv([token]);
     expect(csv).toBe(

@@ -1,29 +1,29 @@
-import { Button, Container, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
-import { spaRoutes } from '@upnext/contract/routes';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Container } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useLocation, useSearchParams } from 'react-router';
+import { SignInDialog } from '../../../features/auth/components/SignInDialog.tsx';
+import { PlanPaymentResult } from '../../../features/billing/components/PlanPaymentResult.tsx';
 
 /**
- * Where the checkout sends a company back after paying its plan. Not guarded (spec §2): the
- * visitor may return in a browser without a session. The outcome itself arrives by webhook.
+ * `/admin/payment-success?paymentId=` (spec §2): where the checkout sends a company back after
+ * paying its plan. Not guarded (the browser may come back without a session): a signed-out
+ * owner is asked to sign in and stays here. The outcome is read from the server, never the URL.
  */
 export function Component() {
-  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const [signInOpened, signIn] = useDisclosure(false);
   return (
-    <Container size="sm" py={{ base: 56, sm: 96 }} ta="center">
-      <ThemeIcon size={72} radius="xl" color="brand" variant="light" mx="auto" mb="lg">
-        <IconCircleCheck size={40} aria-hidden />
-      </ThemeIcon>
-      <Title order={1} mb="sm">
-        {t('admin.paymentSuccess.title')}
-      </Title>
-      <Text c="dimmed" size="lg" mb="xl">
-        {t('admin.paymentSuccess.body')}
-      </Text>
-      <Button component={Link} to={spaRoutes.admin} size="md">
-        {t('admin.paymentSuccess.toDashboard')}
-      </Button>
+    <Container size="sm" py={{ base: 32, sm: 56 }}>
+      <PlanPaymentResult
+        paymentId={searchParams.get('paymentId')?.trim() || null}
+        requestSignIn={signIn.open}
+      />
+      <SignInDialog
+        opened={signInOpened}
+        onClose={signIn.close}
+        redirectTo={location.pathname + location.search}
+      />
     </Container>
   );
 }

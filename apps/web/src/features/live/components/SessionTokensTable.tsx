@@ -19,10 +19,11 @@ import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { formatSeconds, formatTime } from '../../../entities/token/format.ts';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
+import { downloadCsv } from '../../../lib/csv.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { useCancelToken } from '../api/cancelToken.ts';
 import { useSessionTokens } from '../api/queryTokens.ts';
-import { downloadCsv, tokensToCsv } from '../csv.ts';
+import { tokensToCsv } from '../csv.ts';
 import { useLiveSession } from '../hooks/useLiveSession.ts';
 
 const CANCELLABLE: readonly TokenStatus[] = ['pending_payment', 'booked', 'waiting', 'called'];

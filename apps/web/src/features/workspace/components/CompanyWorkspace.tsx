@@ -2,12 +2,18 @@ import { Button, Group, Modal, Paper, Stack, Tabs, Text, Title } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingPlus, IconSettings, IconUsers } from '@tabler/icons-react';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { ErrorNotice, LoadError, LoadingList } from '../../../components/StateViews.tsx';
 import { useCreateCompany } from '../api/createCompany.ts';
 import { useCompany } from '../api/getCompany.ts';
 import { useUpdateCompany } from '../api/updateCompany.ts';
-import { storeActiveCompanyId, useActiveCompany } from '../hooks/useActiveCompany.ts';
+import {
+  type Membership,
+  storeActiveCompanyId,
+  useActiveCompany,
+} from '../hooks/useActiveCompany.ts';
 import { CompanyForm } from './CompanyForm.tsx';
 import { CompanyPicker } from './CompanyPicker.tsx';
 import { notifySuccess } from './notify.ts';
@@ -65,10 +71,27 @@ function CompanySettings({ companyId, canManage }: { companyId: string; canManag
   );
 }
 
-/** `/admin/company`: create the first company, or the chosen company's settings and staff. */
-export function CompanyWorkspace() {
+/** A tab another feature adds to the company's settings (the route composes them). */
+interface CompanyTab {
+  value: string;
+  label: string;
+  icon: ReactNode;
+  panel: ReactNode;
+}
+
+interface CompanyWorkspaceProps {
+  /** More tabs for the active company (e.g. Billing, Payments), after Settings and Staff. */
+  extraTabs?: (company: Membership, canManage: boolean) => CompanyTab[];
+}
+
+/**
+ * `/admin/company`: create the first company, or the chosen company's settings, staff and the
+ * tabs the route adds; `?tab=` opens one (links from elsewhere, e.g. "Upgrade" to Billing).
+ */
+export function CompanyWorkspace({ extraTabs }: CompanyWorkspaceProps = {}) {
   const { t } = useTranslation('workspace');
   const { userData, companies, active, select, canManage } = useActiveCompany();
+  const [searchParams, setSearchParams] = useSearchParams();
   const [creating, { open, close }] = useDisclosure(false);
 
   if (userData.isPending) return <LoadingList rows={3} />;
@@ -91,6 +114,11 @@ export function CompanyWorkspace() {
     );
   }
 
+  const more = extraTabs?.(active, canManage) ?? [];
+  const asked = searchParams.get('tab');
+  const tabs = ['settings', ...(canManage ? ['staff'] : []), ...more.map((extra) => extra.value)];
+  const tab = asked && tabs.includes(asked) ? asked : 'settings';
+
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" gap="sm">
@@ -103,7 +131,13 @@ export function CompanyWorkspace() {
           {t('company.createAnother')}
         </Button>
       </Group>
-      <Tabs defaultValue="settings" keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) =>
+          setSearchParams(value && value !== 'settings' ? { tab: value } : {}, { replace: true })
+        }
+        keepMounted={false}
+      >
         <Tabs.List>
           <Tabs.Tab value="settings" leftSection={<IconSettings size={18} aria-hidden />}>
             {t('company.tabs.settings')}
@@ -113,6 +147,11 @@ export function CompanyWorkspace() {
               {t('company.tabs.staff')}
             </Tabs.Tab>
           ) : null}
+          {more.map((extra) => (
+            <Tabs.Tab key={extra.value} value={extra.value} leftSection={extra.icon}>
+              {extra.label}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
         <Tabs.Panel value="settings" pt="lg">
           <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} maw={880}>
@@ -128,6 +167,11 @@ export function CompanyWorkspace() {
             />
           </Tabs.Panel>
         ) : null}
+        {more.map((extra) => (
+          <Tabs.Panel key={extra.value} value={extra.value} pt="lg">
+            {extra.panel}
+          </Tabs.Panel>
+        ))}
       </Tabs>
       <Modal
         opened={creating}

@@ -4,6 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import {
   EmptyBlock,
   ErrorNotice,
@@ -11,7 +12,6 @@ import {
   LoadingList,
 } from '../../../components/StateViews.tsx';
 import type { QueueChildApi } from '../api/queueChildren.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { contractErrors } from './formErrors.ts';
 import { ItemRow } from './ItemRow.tsx';
 

@@ -69,6 +69,34 @@ describe('QueueForm', { timeout: 30_000 }, () => {
       turnApproachingThreshold: 3,
       priceMinor: 1250,
       currency: 'EUR',
+      cancelNoticeMinutes: 0,
+      refundPercent: 100,
     });
+  });
+
+  it('sends the cancellation notice in minutes and the refund share, and refuses a share over 100 %', async () => {
+    const { onSubmit, user } = renderForm();
+    await user.type(screen.getByRole('textbox', { name: /^Name/ }), 'Clinic');
+    await user.click(screen.getByRole('switch', { name: /Visitors pay to join/ }));
+    await user.type(screen.getByRole('textbox', { name: /^Price/ }), '25');
+    const notice = screen.getByRole('textbox', { name: /^Cancellation notice/ });
+    await user.clear(notice);
+    await user.type(notice, '24');
+    await user.click(screen.getByLabelText('Unit', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Hours' }));
+    const share = screen.getByRole('textbox', { name: /^Refund share/ });
+    await user.clear(share);
+    await user.type(share, '150');
+    await user.click(screen.getByRole('button', { name: 'Create queue' }));
+    expect(await screen.findByText('At most 100')).toBeInTheDocument();
+    expect(share).toHaveAttribute('aria-invalid', 'true');
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    await user.clear(share);
+    await user.type(share, '50');
+    await user.click(screen.getByRole('button', { name: 'Create queue' }));
+    expect(onSubmit).toHaveBeenCalledWith(
+      expect.objectContaining({ cancelNoticeMinutes: 1440, refundPercent: 50, priceMinor: 2500 }),
+    );
   });
 });

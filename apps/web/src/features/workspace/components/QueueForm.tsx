@@ -36,6 +36,20 @@ export interface QueueFormValues {
   paid: boolean;
   price: number | string;
   currency: string;
+  /** The cancellation notice in `noticeUnit`s (the contract keeps minutes). */
+  notice: number | string;
+  noticeUnit: NoticeUnit;
+  refundPercent: number | string;
+}
+
+const noticeUnits = { minutes: 1, hours: 60 } as const;
+type NoticeUnit = keyof typeof noticeUnits;
+
+/** Whole hours when the notice is a whole number of hours (e.g. 1440 → 24 hours). */
+function noticeFromMinutes(minutes: number): { notice: number; noticeUnit: NoticeUnit } {
+  return minutes > 0 && minutes % 60 === 0
+    ? { notice: minutes / 60, noticeUnit: 'hours' }
+    : { notice: minutes, noticeUnit: 'minutes' };
 }
 
 /** The queue's fields as the API takes them (without the company). */
@@ -54,6 +68,9 @@ function queueFormToBody(values: QueueFormValues): QueueFields {
     turnApproachingThreshold: int(values.turnApproachingThreshold),
     priceMinor: values.paid ? toMinor(values.price) : null,
     currency: values.paid ? values.currency || null : null,
+    cancelNoticeMinutes:
+      values.notice === '' ? Number.NaN : Number(values.notice) * noticeUnits[values.noticeUnit],
+    refundPercent: int(values.refundPercent),
   };
 }
 
@@ -70,6 +87,8 @@ function initialValues(queue: Queue | undefined, defaultCurrency: string): Queue
     paid: queue ? queue.priceMinor !== null : false,
     price: queue ? fromMinor(queue.priceMinor) : '',
     currency: queue?.currency ?? defaultCurrency,
+    ...noticeFromMinutes(queue?.cancelNoticeMinutes ?? 0),
+    refundPercent: queue?.refundPercent ?? 100,
   };
 }
 
@@ -101,7 +120,7 @@ export function QueueForm({
       const errors = contractErrors(
         createQueueBodySchema,
         { companyId, ...queueFormToBody(values) },
-        { priceMinor: 'price' },
+        { priceMinor: 'price', cancelNoticeMinutes: 'notice' },
       );
       if (values.paid && toMinor(values.price) === null) {
         errors.price = t('queue.form.priceRequired');
@@ -203,6 +222,45 @@ export function QueueForm({
               data={currencyOptions()}
               allowDeselect={false}
               {...form.getInputProps('currency')}
+            />
+          </SimpleGrid>
+        ) : null}
+        {form.getValues().paid ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Group gap="xs" align="flex-end" wrap="nowrap">
+              <NumberInput
+                label={t('queue.form.cancelNotice')}
+                description={t('queue.form.cancelNoticeHint')}
+                min={0}
+                max={43_200 / noticeUnits[form.getValues().noticeUnit]}
+                clampBehavior="none"
+                allowDecimal={false}
+                allowNegative={false}
+                style={{ flex: 1 }}
+                {...form.getInputProps('notice')}
+              />
+              <Select
+                label={t('queue.form.cancelNoticeUnit')}
+                data={(Object.keys(noticeUnits) as NoticeUnit[]).map((value) => ({
+                  value,
+                  label: t(`queue.form.noticeUnits.${value}`),
+                }))}
+                allowDeselect={false}
+                w={110}
+                {...form.getInputProps('noticeUnit')}
+              />
+            </Group>
+            <NumberInput
+              label={t('queue.form.refundPercent')}
+              description={t('queue.form.refundPercentHint')}
+              min={0}
+              max={100}
+              suffix=" %"
+              // Out of range is said by the contract's rule, not silently clamped.
+              clampBehavior="none"
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('refundPercent')}
             />
           </SimpleGrid>
         ) : null}

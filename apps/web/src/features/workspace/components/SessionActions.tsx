@@ -21,9 +21,9 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { useDeleteSession } from '../api/deleteSession.ts';
 import { useSetSessionStatus } from '../api/setSessionStatus.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { EditSessionForm } from './EditSessionForm.tsx';
 import { ScopeChoice } from './ScopeChoice.tsx';
 

@@ -32,6 +32,7 @@ import {
 } from '@upnext/contract/companies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import {
   EmptyBlock,
   ErrorNotice,
@@ -44,7 +45,6 @@ import { useInviteCompanyUser } from '../api/inviteCompanyUser.ts';
 import { useCompanyUsers } from '../api/listCompanyUsers.ts';
 import { useRemoveCompanyUser } from '../api/removeCompanyUser.ts';
 import { useUpdateCompanyUser } from '../api/updateCompanyUser.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { contractErrors } from './formErrors.ts';
 import { notifySuccess } from './notify.ts';
 import { ScrollBox } from './ScrollBox.tsx';

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorNotice } from '../../../components/StateViews.tsx';
+import { ErrorNotice } from './StateViews.tsx';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -30,13 +30,13 @@ export function ConfirmDialog({
   onClose,
   children,
 }: ConfirmDialogProps) {
-  const { t } = useTranslation('workspace');
+  const { t } = useTranslation();
   return (
     <Modal
       opened={opened}
       onClose={onClose}
       title={title}
-      closeButtonProps={{ 'aria-label': t('actions.closeDialog') }}
+      closeButtonProps={{ 'aria-label': t('confirm.close') }}
     >
       <Stack gap="md">
         {typeof body === 'string' ? <Text>{body}</Text> : body}
@@ -44,7 +44,7 @@ export function ConfirmDialog({
         <ErrorNotice error={error} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
-            {t('actions.back')}
+            {t('confirm.back')}
           </Button>
           <Button color={danger ? 'red.9' : undefined} loading={loading} onClick={onConfirm}>
             {confirmLabel}
