@@ -514,6 +514,45 @@ describe.each(testDrivers)('paid visits and plans (%s)', (driver) => {
     expect(rest.json().data.refundedMinor).toBe(2500);
   });
 
+  it('changes plan through a new checkout: an upgrade and a downgrade take effect once paid, not before', async () => {
+    const live = await paidSession();
+    const planOf = async () =>
+      (await database.db.select().from(companies).where(eq(companies.id, live.company.id)))[0];
+    const buy = async (plan: 'pro' | 'business') => {
+      const opened = await call(live.owner, 'POST', '/payment-gateway/payment', {
+        plan,
+        companyId: live.company.id,
+      });
+      expect(opened.statusCode, opened.body).toBe(201);
+      return checkoutIdOf(opened.json().data.checkoutUrl);
+    };
+    await card(await buy('pro'), SUCCESS);
+    expect(await planOf()).toMatchObject({ plan: 'pro', planStatus: 'active' });
+
+    // Upgrade: Business once paid; a declined card changes nothing.
+    await card(await buy('business'), DECLINE);
+    expect(await planOf()).toMatchObject({ plan: 'pro', planStatus: 'active' });
+    now = new Date(now.getTime() + MINUTE);
+    await card(await buy('business'), SUCCESS);
+    const upgraded = await planOf();
+    expect(upgraded).toMatchObject({ plan: 'business', planStatus: 'active' });
+
+    // Downgrade: Pro again once paid, with a new period from that day.
+    now = new Date(now.getTime() + 5 * 86_400_000);
+    const downgrade = await buy('pro');
+    expect(await planOf()).toMatchObject({ plan: 'business' });
+    await card(downgrade, SUCCESS);
+    const downgraded = await planOf();
+    expect(downgraded).toMatchObject({
+      plan: 'pro',
+      planStatus: 'active',
+      planCancelsAtPeriodEnd: false,
+    });
+    expect(downgraded?.planRenewsAt?.getTime()).toBeGreaterThan(
+      (upgraded?.planRenewsAt?.getTime() ?? 0) + 4 * 86_400_000,
+    );
+  });
+
   it('sells a plan to the owner, cancels it at the period end, and lapses unrenewed plans to Free', async () => {
     const live = await paidSession();
     const admin = await live.addStaff('admin');
