@@ -47,6 +47,9 @@ export function joinPath(joinCode: string): string {
   return `${spaRoutes.join}?${joinCodeParam}=${encodeURIComponent(joinCode)}`;
 }
 
+/** The company settings' Billing tab: where plans are bought, changed and cancelled. */
+export const companyBillingPath = `${spaRoutes.adminCompany}?tab=billing`;
+
 /** Routes under `/admin` need a signed-in user, except the payment-success page (spec §2). */
 export function requiresSignIn(pattern: string): boolean {
   return pattern.startsWith('/admin') && pattern !== spaRoutes.adminPaymentSuccess;

@@ -1,4 +1,4 @@
-import { spaRoutes } from '@upnext/contract/routes';
+import { companyBillingPath } from '@upnext/contract/routes';
 import { ApiError } from './api-client.ts';
 import { i18n } from './i18n.ts';
 
@@ -27,7 +27,7 @@ export function errorCode(error: unknown): string | null {
  */
 export function errorAction(error: unknown): { label: string; to: string } | null {
   if (errorCode(error) === 'plan_limit_reached') {
-    return { label: i18n.t('errors.upgrade'), to: `${spaRoutes.adminCompany}?tab=billing` };
+    return { label: i18n.t('errors.upgrade'), to: companyBillingPath };
   }
   return null;
 }

@@ -1,17 +1,17 @@
-import { joinPath, spaRoutes } from '@upnext/contract/routes';
+import { companyBillingPath, joinPath, spaRoutes } from '@upnext/contract/routes';
 import type { PaymentView } from './payments.repository.ts';
 
 /**
  * Where a payer returns from a checkout: the payment-success page (visitors) or the admin one
  * (a plan), which read the real outcome; on leaving, back to the join page or the company's
- * settings. The one rule for every provider.
+ * settings' Billing tab. The one rule for every provider.
  */
 export function returnUrls(publicUrl: string, view: Pick<PaymentView, 'payment' | 'joinCode'>) {
   const { payment } = view;
   const plan = payment.kind === 'plan';
   const success = plan ? spaRoutes.adminPaymentSuccess : spaRoutes.paymentSuccess;
   const cancel = plan
-    ? spaRoutes.adminCompany
+    ? companyBillingPath
     : view.joinCode
       ? joinPath(view.joinCode)
       : spaRoutes.adminMySessions;

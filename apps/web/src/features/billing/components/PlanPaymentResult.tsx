@@ -8,7 +8,7 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Payment } from '@upnext/contract/payments';
-import { spaRoutes } from '@upnext/contract/routes';
+import { companyBillingPath } from '@upnext/contract/routes';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -23,7 +23,6 @@ import { billingKeys } from '../api/keys.ts';
 import { formatDateTime, formatDay, planName } from './format.ts';
 
 /** Where the Billing section lives: the company settings' Billing tab. */
-const billingPath = `${spaRoutes.adminCompany}?tab=billing`;
 
 interface PlanPaymentResultProps {
   /** `?paymentId=` of the return URL; null when the link has none. */
@@ -53,7 +52,7 @@ export function PlanPaymentResult({ paymentId, requestSignIn }: PlanPaymentResul
           title={t('result.noPaymentTitle')}
           body={t('result.noPaymentBody')}
           action={
-            <Button component={Link} to={billingPath}>
+            <Button component={Link} to={companyBillingPath}>
               {t('result.toBilling')}
             </Button>
           }
@@ -90,7 +89,7 @@ export function PlanPaymentResult({ paymentId, requestSignIn }: PlanPaymentResul
           {...(unknown ? {} : { onRetry: () => void payment.refetch() })}
         />
         <Group>
-          <Button component={Link} to={billingPath} variant="default">
+          <Button component={Link} to={companyBillingPath} variant="default">
             {t('result.toBilling')}
           </Button>
         </Group>
@@ -177,7 +176,7 @@ function Paid({ payment }: { payment: Payment }) {
         </Table.Tbody>
       </Table>
       <Group>
-        <Button component={Link} to={billingPath}>
+        <Button component={Link} to={companyBillingPath}>
           {t('result.toBilling')}
         </Button>
       </Group>
@@ -207,7 +206,7 @@ function NotPaid({ payment }: { payment: Payment }) {
         </Stack>
       </Notice>
       <Group>
-        <Button component={Link} to={billingPath}>
+        <Button component={Link} to={companyBillingPath}>
           {t('result.toBilling')}
         </Button>
       </Group>
