@@ -11,12 +11,12 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { Component as MySessionsPage } from '../../app/routes/admin/MySessionsPage.tsx';
 import { Component as JoinPage } from '../../app/routes/JoinPage.tsx';
 import { Component as PaymentSuccessPage } from '../../app/routes/PaymentSuccessPage.tsx';
+import { pendingPaymentPolling as pendingPolling } from '../../entities/payment/api.ts';
 import { setAuthSession } from '../../lib/auth-session.ts';
 import { leaveApp } from '../../lib/leave-app.ts';
 import { realtime } from '../../lib/stomp-client.ts';
 import { fakeRealtime } from '../../test/realtime.ts';
 import { renderWithProviders } from '../../test/render.tsx';
-import { pendingPolling } from './api/getPayment.ts';
 import { refundOnCancel } from './components/refundRule.ts';
 
 vi.mock('../../lib/stomp-client.ts', async (original) =>

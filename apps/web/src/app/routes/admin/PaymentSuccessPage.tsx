@@ -1,29 +1,16 @@
-import { Container } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { useLocation, useSearchParams } from 'react-router';
-import { SignInDialog } from '../../../features/auth/components/SignInDialog.tsx';
 import { PlanPaymentResult } from '../../../features/billing/components/PlanPaymentResult.tsx';
+import { PaymentReturn } from '../../components/PaymentReturn.tsx';
 
 /**
- * `/admin/payment-success?paymentId=` (spec §2): where the checkout sends a company back after
- * paying its plan. Not guarded (the browser may come back without a session): a signed-out
- * owner is asked to sign in and stays here. The outcome is read from the server, never the URL.
+ * `/admin/payment-success?paymentId=`: where the checkout sends a company back after paying its
+ * plan; not guarded (spec §2), the outcome read from the server, never the URL.
  */
 export function Component() {
-  const [searchParams] = useSearchParams();
-  const location = useLocation();
-  const [signInOpened, signIn] = useDisclosure(false);
   return (
-    <Container size="sm" py={{ base: 32, sm: 56 }}>
-      <PlanPaymentResult
-        paymentId={searchParams.get('paymentId')?.trim() || null}
-        requestSignIn={signIn.open}
-      />
-      <SignInDialog
-        opened={signInOpened}
-        onClose={signIn.close}
-        redirectTo={location.pathname + location.search}
-      />
-    </Container>
+    <PaymentReturn>
+      {(paymentId, requestSignIn) => (
+        <PlanPaymentResult paymentId={paymentId} requestSignIn={requestSignIn} />
+      )}
+    </PaymentReturn>
   );
 }

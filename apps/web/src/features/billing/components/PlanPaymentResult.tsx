@@ -14,15 +14,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyBlock, LoadFailed, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { usePaymentOutcome } from '../../../entities/payment/api.ts';
 import { formatMoney } from '../../../entities/payment/format.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { errorCode, errorText } from '../../../lib/error-text.ts';
 import { useCompanyBilling } from '../api/getCompanyBilling.ts';
-import { usePlanPayment } from '../api/getPlanPayment.ts';
 import { billingKeys } from '../api/keys.ts';
 import { formatDateTime, formatDay, planName } from './format.ts';
-
-/** Where the Billing section lives: the company settings' Billing tab. */
 
 interface PlanPaymentResultProps {
   /** `?paymentId=` of the return URL; null when the link has none. */
@@ -34,13 +32,16 @@ interface PlanPaymentResultProps {
 /**
  * `/admin/payment-success`: the REAL outcome of a plan payment, read from the server (never from
  * the return URL). While the provider's webhook has not arrived the payment is `pending` and is
- * asked for again with a bounded backoff (getPlanPayment.ts). Paid: the new plan and its
+ * asked for again with a bounded backoff (entities/payment/api.ts). Paid: the new plan and its
  * renewal date. Failed, cancelled or expired: what happened, and back to Billing.
  */
 export function PlanPaymentResult({ paymentId, requestSignIn }: PlanPaymentResultProps) {
   const { t } = useTranslation('billing');
   const user = useCurrentUser();
-  const { query: payment, pollsLeft } = usePlanPayment(paymentId);
+  const { query: payment, pollsLeft } = usePaymentOutcome(
+    paymentId,
+    billingKeys.payment(paymentId ?? ''),
+  );
 
   if (!paymentId) {
     return (

@@ -14,12 +14,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyBlock, LoadFailed, LoadingList } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { usePaymentOutcome } from '../../../entities/payment/api.ts';
 import { formatMoney } from '../../../entities/payment/format.ts';
 import { formatInstant } from '../../../entities/token/format.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { errorCode } from '../../../lib/error-text.ts';
 import { i18n } from '../../../lib/i18n.ts';
-import { usePayment } from '../api/getPayment.ts';
 import { useQueue } from '../api/getQueue.ts';
 import { visitKeys } from '../api/keys.ts';
 import { useLiveTokens } from '../hooks/useLiveTokens.ts';
@@ -38,13 +38,16 @@ interface PaymentResultProps {
  * `/payment-success`: the REAL outcome of a visit's payment, read from the server (never from
  * the return URL). While the provider's webhook has not arrived the payment is `pending`: the
  * page follows the visitor's token live (its user and session topics) and asks for the payment
- * again whenever the token changes; a bounded backoff (getPayment.ts) is the fallback. Paid:
+ * again whenever the token changes; a bounded backoff (entities/payment/api.ts) is the fallback. Paid:
  * the live token and a receipt. Failed, cancelled or expired: what happened and a way back.
  */
 export function PaymentResult({ paymentId, requestSignIn }: PaymentResultProps) {
   const { t } = useTranslation('visit');
   const user = useCurrentUser();
-  const { query: payment, pollsLeft } = usePayment(paymentId);
+  const { query: payment, pollsLeft } = usePaymentOutcome(
+    paymentId,
+    visitKeys.payment(paymentId ?? ''),
+  );
 
   if (!paymentId) {
     return (
