@@ -1,3 +1,4 @@
+import { formatMoney } from '@upnext/contract/money';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notifyHolder } from '../tokens/tokens.notifications.ts';
@@ -23,14 +24,9 @@ const reasonWords: Record<string, string> = {
     'Your payment arrived after your place had been released, and the session has no free place left.',
 };
 
-/** "£25.00" in the visitor's language (English here; the web formats for the browser's locale). */
-export function formatMoney(amountMinor: number, currency: string) {
-  const digits =
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(
-    amountMinor / 10 ** digits,
-  );
+/** "£25.00" in a message to the visitor (English here; the web formats for the browser's locale). */
+export function moneyInWords(amountMinor: number, currency: string) {
+  return formatMoney(amountMinor, currency, 'en-GB');
 }
 
 /**
@@ -188,7 +184,7 @@ async function tellRefunded(
     session,
     token,
     {
-      amount: formatMoney(job.amountMinor, payment.currency),
+      amount: moneyInWords(job.amountMinor, payment.currency),
       ...(reasonWords[job.reason] ? { reason: reasonWords[job.reason] } : {}),
     },
     { dedupe: `refund:${payment.id}:${payment.refundedMinor}` },

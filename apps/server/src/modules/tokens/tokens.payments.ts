@@ -1,6 +1,6 @@
 import { PAYMENT_HOLD_MINUTES, type TokenPayment } from '@upnext/contract/payments';
 import type { Db, Tx } from '../../db/client.ts';
-import { formatMoney, type RefundJob, reserveRefund } from '../payments/payments.refunds.ts';
+import { moneyInWords, type RefundJob, reserveRefund } from '../payments/payments.refunds.ts';
 import {
   findPayment,
   insertPayment,
@@ -169,7 +169,7 @@ async function notifyPaid(
 ) {
   await notifyIssued(tx, deps, now, session, token);
   await notifyHolder(tx, deps, now, 'payment_received', session, token, {
-    amount: formatMoney(payment.amountMinor, payment.currency),
+    amount: moneyInWords(payment.amountMinor, payment.currency),
   });
 }
 

@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconReceipt, IconSearch } from '@tabler/icons-react';
+import { currencyDigits } from '@upnext/contract/money';
 import {
   type Payment,
   type PaymentKind,
@@ -364,9 +365,7 @@ function RefundDialog({
   const { t, i18n } = useTranslation('billing');
   const refund = useRefundPayment(companyId);
   const left = payment.amountMinor - payment.refundedMinor;
-  const digits =
-    new Intl.NumberFormat('en', { style: 'currency', currency: payment.currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2;
+  const digits = currencyDigits(payment.currency);
   const money = (minor: number) => formatMoney(minor, payment.currency, i18n.language);
   const [mode, setMode] = useState<'full' | 'partial'>('full');
   const [amount, setAmount] = useState<number | string>('');

@@ -1,3 +1,4 @@
+import { currencyDigits } from '@upnext/contract/money';
 import type { Payment } from '@upnext/contract/payments';
 import { toCsv } from '../../../lib/csv.ts';
 import { i18n } from '../../../lib/i18n.ts';
@@ -45,14 +46,7 @@ const header = [
 
 /** Minor units as a plain decimal in the currency's own unit ("25.00", "2500" for JPY). */
 function decimal(minor: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits =
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2;
-  } catch {
-    // An unknown currency: hundredths.
-  }
+  const digits = currencyDigits(currency);
   return (minor / 10 ** digits).toFixed(digits);
 }
 
