@@ -3,8 +3,9 @@ import { IconStethoscope } from '@tabler/icons-react';
 import type { ServiceType } from '@upnext/contract/queues';
 import { useTranslation } from 'react-i18next';
 import { Tag } from '../../../components/tones.tsx';
+import { formatMoney } from '../../../entities/payment/format.ts';
 import { serviceTypesApi } from '../api/queueChildren.ts';
-import { formatMoney, fromMinor, toMinor } from './options.ts';
+import { fromMinor, toMinor } from './options.ts';
 import * as QueueChild from './QueueChild.tsx';
 
 interface Values {

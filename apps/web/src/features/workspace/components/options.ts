@@ -31,11 +31,3 @@ export function toMinor(amount: number | string | null | undefined): number | nu
 export function fromMinor(minor: number | null): number | string {
   return minor === null ? '' : minor / 100;
 }
-
-export function formatMoney(minor: number, currency: string, locale?: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(minor / 100);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
-  }
-}
