@@ -8,13 +8,16 @@ import { queueTokens } from '../../db/schema/tokens.ts';
 
 type Queryable = Db | Tx;
 
+/** A company's plan and its billing state: what limits, checkouts and the sweep read and change. */
 const billingColumns = {
   id: companies.id,
+  name: companies.name,
   plan: companies.plan,
   timezone: companies.timezone,
   planStatus: companies.planStatus,
   planRenewsAt: companies.planRenewsAt,
   planCancelsAtPeriodEnd: companies.planCancelsAtPeriodEnd,
+  planSubscriptionRef: companies.planSubscriptionRef,
 };
 export type CompanyBilling = Pick<typeof companies.$inferSelect, keyof typeof billingColumns>;
 
@@ -46,6 +49,20 @@ export async function lockCompanyBilling(
     // Not `for update`: rows referring to the company (its queues, members, payments) may
     // still be inserted meanwhile (their foreign key takes a key-share lock).
     .for('no key update');
+  return row;
+}
+
+export async function updateCompanyBilling(
+  tx: Queryable,
+  companyId: string,
+  values: Partial<Omit<CompanyBilling, 'id' | 'name' | 'timezone'>> & { updatedAt: Date },
+): Promise<CompanyBilling> {
+  const [row] = await tx
+    .update(companies)
+    .set(values)
+    .where(eq(companies.id, companyId))
+    .returning(billingColumns);
+  if (!row) throw new Error(`company ${companyId} vanished`);
   return row;
 }
 

@@ -220,59 +220,12 @@ export async function listPaymentViews(
 
 // --- A company's plan ---------------------------------------------------------------------
 
-export type CompanyBillingRow = {
-  id: string;
-  name: string;
-  plan: 'free' | 'pro' | 'business';
-  planStatus: 'active' | 'past_due' | 'cancelled';
-  planRenewsAt: Date | null;
-  planCancelsAtPeriodEnd: boolean;
-  planSubscriptionRef: string | null;
-};
-
-const billingColumns = {
-  id: companies.id,
-  name: companies.name,
-  plan: companies.plan,
-  planStatus: companies.planStatus,
-  planRenewsAt: companies.planRenewsAt,
-  planCancelsAtPeriodEnd: companies.planCancelsAtPeriodEnd,
-  planSubscriptionRef: companies.planSubscriptionRef,
-};
-
-export async function findCompanyBilling(db: Queryable, companyId: string) {
-  const [row] = await db.select(billingColumns).from(companies).where(eq(companies.id, companyId));
-  return row as CompanyBillingRow | undefined;
-}
-
-export async function lockCompanyBilling(tx: Tx, companyId: string) {
-  const [row] = await tx
-    .select(billingColumns)
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    .for('update');
-  return row as CompanyBillingRow | undefined;
-}
-
 export async function companyBySubscription(db: Queryable, subscriptionRef: string) {
   const [row] = await db
     .select({ id: companies.id })
     .from(companies)
     .where(eq(companies.planSubscriptionRef, subscriptionRef));
   return row?.id;
-}
-
-export async function updateCompanyBilling(
-  tx: Queryable,
-  companyId: string,
-  values: Partial<Omit<CompanyBillingRow, 'id' | 'name'>> & { updatedAt: Date },
-) {
-  const [row] = await tx
-    .update(companies)
-    .set(values)
-    .where(eq(companies.id, companyId))
-    .returning(billingColumns);
-  return row as CompanyBillingRow;
 }
 
 /**

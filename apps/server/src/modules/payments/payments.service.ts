@@ -11,6 +11,7 @@ import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { notFoundError } from '../access/access.ts';
 import { type Caller, requireUser } from '../access/caller.ts';
+import * as billingRepo from '../billing/billing.repository.ts';
 import { listCurrentPromotions } from '../promotions/promotions.repository.ts';
 import { publishCancelled, publishLive } from '../tokens/tokens.events.ts';
 import { liveLine } from '../tokens/tokens.line.ts';
@@ -212,7 +213,7 @@ async function buyPlan(
   plan: PaidPlan,
 ): Promise<Checkout> {
   await authorizeBilling(deps.db, caller, companyId);
-  const company = await repo.findCompanyBilling(deps.db, companyId);
+  const company = await billingRepo.findCompanyBilling(deps.db, companyId);
   if (!company) throw new AppError('not_found', 'No such company.');
   if (company.plan === plan && company.planStatus === 'active' && !company.planCancelsAtPeriodEnd) {
     throw new AppError('plan_already_active', `The company is on the ${plan} plan already.`);
@@ -313,7 +314,7 @@ export async function refundPayment(
   return presentPayment(await loadView(deps, paymentId));
 }
 
-function billingOf(row: repo.CompanyBillingRow): PlanBilling {
+function billingOf(row: billingRepo.CompanyBilling): PlanBilling {
   return {
     companyId: row.id,
     plan: row.plan,
@@ -327,7 +328,7 @@ function billingOf(row: repo.CompanyBillingRow): PlanBilling {
 export async function cancelPlan(deps: PaymentsDeps, caller: Caller, companyId: string) {
   requireUser(caller);
   await authorizeBilling(deps.db, caller, companyId);
-  const company = await repo.findCompanyBilling(deps.db, companyId);
+  const company = await billingRepo.findCompanyBilling(deps.db, companyId);
   if (!company) throw new AppError('not_found', 'No such company.');
   if (company.plan === 'free') {
     throw new AppError(
@@ -338,7 +339,7 @@ export async function cancelPlan(deps: PaymentsDeps, caller: Caller, companyId: 
   if (company.planSubscriptionRef && deps.payments.provider) {
     await deps.payments.provider.cancelSubscription(company.planSubscriptionRef);
   }
-  const updated = await repo.updateCompanyBilling(deps.db, companyId, {
+  const updated = await billingRepo.updateCompanyBilling(deps.db, companyId, {
     planCancelsAtPeriodEnd: true,
     updatedAt: deps.clock(),
   });
@@ -418,8 +419,8 @@ async function applyEvent(
     }
     case 'plan_renewed': {
       const companyId = await repo.companyBySubscription(tx, event.subscriptionRef);
-      if (!companyId || !(await repo.lockCompanyBilling(tx, companyId))) return {};
-      await repo.updateCompanyBilling(tx, companyId, {
+      if (!companyId || !(await billingRepo.lockCompanyBilling(tx, companyId))) return {};
+      await billingRepo.updateCompanyBilling(tx, companyId, {
         planStatus: 'active',
         planRenewsAt: event.periodEnd,
         updatedAt: now,
@@ -461,10 +462,10 @@ async function applyPlanCheckout(
     return {};
   }
   await repo.updatePayment(tx, paymentId, { status: 'paid', paidAt: now, updatedAt: now });
-  const company = await repo.lockCompanyBilling(tx, payment.companyId);
+  const company = await billingRepo.lockCompanyBilling(tx, payment.companyId);
   if (!company || !payment.plan || payment.plan === 'free') return {};
   const subscriptionRef = event.subscriptionRef ?? null;
-  await repo.updateCompanyBilling(tx, company.id, {
+  await billingRepo.updateCompanyBilling(tx, company.id, {
     plan: payment.plan,
     planStatus: 'active',
     planRenewsAt: event.periodEnd ?? addMonth(now),
@@ -478,9 +479,9 @@ async function applyPlanCheckout(
 
 /** Back to Free (data kept): a lapsed or cancelled plan at its period's end. */
 async function lapse(tx: Tx, companyId: string, now: Date) {
-  const company = await repo.lockCompanyBilling(tx, companyId);
+  const company = await billingRepo.lockCompanyBilling(tx, companyId);
   if (!company || company.plan === 'free') return;
-  await repo.updateCompanyBilling(tx, companyId, {
+  await billingRepo.updateCompanyBilling(tx, companyId, {
     plan: 'free',
     planStatus: 'cancelled',
     planRenewsAt: null,
@@ -538,7 +539,7 @@ export async function sweepPayments(deps: PaymentsDeps, limit = 100) {
   }
   for (const company of await repo.lapsingCompanies(deps.db, now, PLAN_RENEWAL_GRACE_MS, limit)) {
     await deps.db.transaction(async (tx) => {
-      const locked = await repo.lockCompanyBilling(tx, company.id);
+      const locked = await billingRepo.lockCompanyBilling(tx, company.id);
       if (!locked?.planRenewsAt || locked.plan === 'free') return;
       const end = locked.planRenewsAt.getTime();
       const over = locked.planCancelsAtPeriodEnd
