@@ -64,6 +64,34 @@ export const sandboxTestCards = [
 ] as const;
 export type SandboxCardOutcome = (typeof sandboxTestCards)[number]['outcome'];
 
+/** The Luhn check every card number passes (12 to 19 digits; spaces and dashes ignored). */
+export function luhnValid(number: string): boolean {
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 12 || digits.length > 19) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let n = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      n *= 2;
+      if (n > 9) n -= 9;
+    }
+    sum += n;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * When a card given as "MM/YY" (or "MM/YYYY") stops working: the first instant after its expiry
+ * month (a card is valid to the end of that month); null when malformed.
+ */
+export function cardExpiryEnd(expiry: string): Date | null {
+  const match = /^(\d{2})\s*\/\s*(\d{2}|\d{4})$/.exec(expiry.trim());
+  const month = Number(match?.[1]);
+  if (!match || month < 1 || month > 12) return null;
+  const year = Number(match[2]?.length === 2 ? `20${match[2]}` : match[2]);
+  return new Date(Date.UTC(year, month, 1));
+}
+
 /** The sandbox refuses a refund whose reason is exactly this (to try the failed-refund path). */
 export const SANDBOX_FAILING_REFUND_REASON = 'sandbox_fail_refund';
 

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  cardExpiryEnd,
+  luhnValid,
   SANDBOX_FAILING_REFUND_REASON,
   type SandboxCheckout,
   type SandboxPayInput,
@@ -83,33 +85,18 @@ export function signSandboxWebhook(secret: string, body: string, at: Date) {
   return `t=${t},v1=${hmac(secret, `${t}.${body}`)}`;
 }
 
-function luhn(digits: string) {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /** A card the sandbox accepts to try, or a refusal naming the field (nothing changes). */
 function readCard(card: SandboxPayInput, now: Date) {
   const number = card.number.replace(/[\s-]/g, '');
   const known = sandboxTestCards.find((c) => c.number === number);
-  if (!/^\d{12,19}$/.test(number) || !luhn(number) || !known) {
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number) || !known) {
     throw new AppError(
       'invalid_card_number',
       'This card number is not valid here. Use a sandbox test card, e.g. 4242 4242 4242 4242.',
     );
   }
-  const expiry = /^(\d{2})\s*\/\s*(\d{2}|\d{4})$/.exec(card.expiry);
-  const month = Number(expiry?.[1]);
-  const year = expiry ? Number(expiry[2]?.length === 2 ? `20${expiry[2]}` : expiry[2]) : 0;
-  if (!expiry || month < 1 || month > 12 || new Date(Date.UTC(year, month, 1)) <= now) {
+  const expiryEnd = cardExpiryEnd(card.expiry);
+  if (!expiryEnd || expiryEnd <= now) {
     throw new AppError('invalid_expiry', 'Give an expiry date in the future, as MM/YY.');
   }
   if (!/^\d{3,4}$/.test(card.cvc)) {

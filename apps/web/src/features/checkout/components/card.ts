@@ -4,6 +4,8 @@
  * sandbox decides (any number outside its test cards is `invalid_card_number`).
  */
 
+import { cardExpiryEnd, luhnValid } from '@upnext/contract/payments';
+
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name';
 export type CardValues = Record<CardField, string>;
 export type CardErrors = Partial<Record<CardField, CardProblem>>;
@@ -39,21 +41,8 @@ export function formatCvc(value: string): string {
   return digits(value).slice(0, 4);
 }
 
-/** The Luhn check every card number passes. */
-export function luhnValid(number: string): boolean {
-  const d = digits(number);
-  if (d.length < 12 || d.length > 19) return false;
-  let sum = 0;
-  for (let i = 0; i < d.length; i += 1) {
-    let n = Number(d[d.length - 1 - i]);
-    if (i % 2 === 1) {
-      n *= 2;
-      if (n > 9) n -= 9;
-    }
-    sum += n;
-  }
-  return sum % 10 === 0;
-}
+/** The contract's Luhn check, for the form's own hints. */
+export { luhnValid };
 
 /** What is wrong with each field, in the order of the form; empty when it may be sent. */
 export function checkCard(values: CardValues, now: Date): CardErrors {
@@ -62,18 +51,10 @@ export function checkCard(values: CardValues, now: Date): CardErrors {
   if (!number) errors.number = 'numberMissing';
   else if (!luhnValid(number)) errors.number = 'numberInvalid';
 
-  const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(values.expiry.trim());
+  const expiryEnd = cardExpiryEnd(values.expiry);
   if (!values.expiry.trim()) errors.expiry = 'expiryMissing';
-  else if (!expiry || Number(expiry[1]) < 1 || Number(expiry[1]) > 12) {
-    errors.expiry = 'expiryInvalid';
-  } else {
-    const year = 2000 + Number(expiry[2]);
-    const month = Number(expiry[1]);
-    // A card is valid to the end of its expiry month.
-    if (year * 12 + month < now.getFullYear() * 12 + now.getMonth() + 1) {
-      errors.expiry = 'expiryPast';
-    }
-  }
+  else if (!expiryEnd) errors.expiry = 'expiryInvalid';
+  else if (expiryEnd <= now) errors.expiry = 'expiryPast';
 
   if (!/^\d{3,4}$/.test(values.cvc.trim())) errors.cvc = 'cvcInvalid';
   if (!values.name.trim()) errors.name = 'nameMissing';
