@@ -100,6 +100,12 @@ const envSchema = z.object({
       if (value === 'false' || value === '') return false;
       return value; // comma-separated addresses or CIDRs of the trusted proxies
     }),
+  /** Redis shared by every instance: rate limits and send quotas (this instance's memory without). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s/]+/, 'must be a redis:// or rediss:// URL')
+    .refine((value) => URL.canParse(value), 'must be a redis:// or rediss:// URL')
+    .optional(),
   SEED_DEMO_DATA: booleanFromEnv.default(true),
   SEED_DEMO_ACCOUNTS: booleanFromEnv.optional(),
   /** The developer mailbox at /auth/v1/dev/mailbox (default: a local developer's server only). */
@@ -154,6 +160,8 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN: perWindow.default(150),
   RATE_LIMIT_OTP: perWindow.default(30),
   RATE_LIMIT_VERIFY: perWindow.default(30),
+  RATE_LIMIT_SIGNIN_FAILURES: perWindow.default(10),
+  RATE_LIMIT_WRONG_CODES: perWindow.default(5),
   // OAuth / OpenID Connect sign-in (auth/oauth). A provider is on when its id and secret are set.
   EXTERNAL_OIDC_ISSUER: urlFromEnv.optional(),
   EXTERNAL_OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -310,6 +318,8 @@ export type Config = Readonly<{
   sentryDsn: string | undefined;
   corsOrigins: readonly string[];
   trustProxy: boolean | string;
+  /** Redis shared by every instance for rate limits and send quotas; memory when undefined. */
+  redisUrl: string | undefined;
   seedDemoData: boolean;
   /** Demo owner and staff sign-ins with the documented password (never by default in production). */
   seedDemoAccounts: boolean;
@@ -389,11 +399,17 @@ export type AuthConfig = Readonly<{
   smtpUrl: string | undefined;
   smtpFrom: string;
   smtpMaxFrequency: number;
-  /** Per-IP requests per 5 minutes (0 = off); emails per hour for the whole instance. */
+  /**
+   * Per-IP requests per 5 minutes (0 = off); failed password sign-ins per account and client IP
+   * per 15 minutes; wrong codes per address and client IP per code lifetime; emails and SMS
+   * per hour for all instances.
+   */
   rateLimits: Readonly<{
     token: number;
     otp: number;
     verify: number;
+    signInFailures: number;
+    wrongCodes: number;
     emailSent: number;
     smsSent: number;
   }>;
@@ -493,6 +509,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sentryDsn: e.SENTRY_DSN,
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     trustProxy: e.TRUST_PROXY,
+    redisUrl: e.REDIS_URL,
     seedDemoData: e.SEED_DEMO_DATA,
     seedDemoAccounts: e.SEED_DEMO_ACCOUNTS ?? conveniences,
     devMailbox: e.DEV_MAILBOX ?? conveniences,
@@ -528,6 +545,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         token: e.RATE_LIMIT_TOKEN,
         otp: e.RATE_LIMIT_OTP,
         verify: e.RATE_LIMIT_VERIFY,
+        signInFailures: e.RATE_LIMIT_SIGNIN_FAILURES,
+        wrongCodes: e.RATE_LIMIT_WRONG_CODES,
         emailSent: e.RATE_LIMIT_EMAIL_SENT,
         smsSent: e.RATE_LIMIT_SMS_SENT,
       }),

@@ -12,7 +12,7 @@ import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
 import { mfaRoutes } from './mfa.routes.ts';
 import { oauthRoutes } from './oauth/oauth.routes.ts';
-import { createEmailQuota, createIpLimiter } from './rate-limit.ts';
+import { countersFor, createHourlyQuota, createRateLimits } from './rate-limit.ts';
 import { signupRoutes } from './signup.routes.ts';
 import { createSmsSender, type SmsSender } from './sms.ts';
 import { tokenRoutes } from './token.routes.ts';
@@ -50,6 +50,12 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   if (!sms && config.env === 'production') {
     app.log.info('auth: SMS_PROVIDER is not set; phone sign-in is disabled');
   }
+  const counters = await countersFor(config.redisUrl, clock, app.log);
+  if (config.realtime.busUrl && !config.redisUrl) {
+    app.log.warn('auth: REDIS_URL is not set; each instance counts its own rate limits');
+  }
+  app.addHook('onClose', () => counters.close());
+  const limits = createRateLimits(counters);
   const ctx: AuthContext = {
     config,
     auth,
@@ -58,12 +64,17 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     keys,
     mailer,
     sms,
-    limiter: createIpLimiter(clock),
-    emailQuota: createEmailQuota(clock, auth.rateLimits.emailSent),
-    smsQuota: createEmailQuota(clock, auth.rateLimits.smsSent, errors.smsQuota),
+    limits,
+    emailQuota: createHourlyQuota(
+      limits,
+      'email-sent',
+      auth.rateLimits.emailSent,
+      errors.emailQuota,
+    ),
+    smsQuota: createHourlyQuota(limits, 'sms-sent', auth.rateLimits.smsSent, errors.smsQuota),
     redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
     log: app.log,
-    deliveries: new Set(),
+    pending: new Set(),
   };
 
   if (options.contextRef) options.contextRef.current = ctx;
@@ -99,7 +110,7 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   prune.unref();
   app.addHook('onClose', async () => {
     clearInterval(prune);
-    await Promise.allSettled([...ctx.deliveries]);
+    await Promise.allSettled([...ctx.pending]);
   });
 
   signupRoutes(app, ctx);

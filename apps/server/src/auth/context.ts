@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { AuthKeys } from './keys.ts';
 import type { Mailer } from './mailer.ts';
-import type { EmailQuota, IpLimiter } from './rate-limit.ts';
+import type { HourlyQuota, RateLimits } from './rate-limit.ts';
 import type { RedirectPolicy } from './redirect.ts';
 import type { SmsSender } from './sms.ts';
 
@@ -18,14 +18,15 @@ export type AuthContext = {
   mailer: Mailer;
   /** Twilio or the developer mailbox; null in production without a provider (phone auth off). */
   sms: SmsSender | null;
-  limiter: IpLimiter;
-  emailQuota: EmailQuota;
-  /** The instance-wide hourly SMS quota (RATE_LIMIT_SMS_SENT). */
-  smsQuota: EmailQuota;
+  /** Per-IP, per-account and per-address limits, shared by instances when REDIS_URL is set. */
+  limits: RateLimits;
+  /** The hourly email and SMS quotas of all instances (RATE_LIMIT_EMAIL_SENT, _SMS_SENT). */
+  emailQuota: HourlyQuota;
+  smsQuota: HourlyQuota;
   redirects: RedirectPolicy;
   log: FastifyBaseLogger;
-  /** SMTP deliveries still under way (awaited when the server closes). */
-  deliveries: Set<Promise<void>>;
+  /** Work done after its answer (afterAnswer), awaited when the server closes. */
+  pending: Set<Promise<void>>;
 };
 
 /**
@@ -50,4 +51,25 @@ export function requestInfo(request: FastifyRequest): RequestInfo {
     userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
     requestId: request.id,
   };
+}
+
+/**
+ * Runs `work` after the answer is sent, so that nothing that depends on whether an account
+ * exists (a lookup, a token, an SMTP round trip, or a failure of one) shows in a response's
+ * time or status. Tracked: the server's close and the developer mailbox wait for it.
+ */
+export function afterAnswer(
+  ctx: Pick<AuthContext, 'pending' | 'log'>,
+  what: string,
+  work: () => Promise<void>,
+): void {
+  const task = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(work)
+    .catch((error: unknown) => {
+      ctx.log.error({ err: error }, `auth: ${what} failed`);
+    })
+    .finally(() => {
+      ctx.pending.delete(task);
+    });
+  ctx.pending.add(task);
 }

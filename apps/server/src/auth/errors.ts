@@ -11,6 +11,8 @@ export class AuthError extends Error {
   readonly status: number;
   readonly code: string;
   readonly extra: Record<string, unknown> | undefined;
+  /** Sent as Retry-After with a 429: when asking again can succeed. */
+  retryAfterSeconds: number | undefined;
 
   constructor(status: number, code: string, message: string, extra?: Record<string, unknown>) {
     super(message);
@@ -18,6 +20,12 @@ export class AuthError extends Error {
     this.code = code;
     this.extra = extra;
   }
+}
+
+/** The error, telling the caller when to ask again. */
+export function withRetryAfter(error: AuthError, seconds: number): AuthError {
+  error.retryAfterSeconds = seconds;
+  return error;
 }
 
 const API_VERSION = '2024-01-01';
@@ -41,6 +49,9 @@ export function sendAuthError(
     .code(error.status)
     .header('x-sb-error-code', error.code)
     .header('cache-control', 'no-store');
+  if (error.retryAfterSeconds !== undefined) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+  }
   if (wantsVersionedErrors(request)) {
     reply.header('x-supabase-api-version', API_VERSION);
     return reply.send({ code: error.code, message: error.message, ...error.extra });
@@ -132,17 +143,23 @@ export const errors = {
   validation: (message: string) => new AuthError(400, 'validation_failed', message),
   rateLimited: () => new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached'),
   emailFrequency: (seconds: number) =>
-    new AuthError(
-      429,
-      'over_email_send_rate_limit',
-      `For security purposes, you can only request this after ${seconds} seconds.`,
+    withRetryAfter(
+      new AuthError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${seconds} seconds.`,
+      ),
+      seconds,
     ),
   emailQuota: () => new AuthError(429, 'over_email_send_rate_limit', 'Email rate limit exceeded'),
   smsFrequency: (seconds: number) =>
-    new AuthError(
-      429,
-      'over_sms_send_rate_limit',
-      `For security purposes, you can only request this after ${seconds} seconds.`,
+    withRetryAfter(
+      new AuthError(
+        429,
+        'over_sms_send_rate_limit',
+        `For security purposes, you can only request this after ${seconds} seconds.`,
+      ),
+      seconds,
     ),
   smsQuota: () => new AuthError(429, 'over_sms_send_rate_limit', 'SMS rate limit exceeded'),
   phoneDisabled: () =>

@@ -12,7 +12,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.get('/user/identities/authorize', async (request, reply) => {
     const { user } = await authenticate(ctx, request);
     if (!ctx.auth.manualLinkingEnabled) throw identityErrors.manualLinkingDisabled();
-    const input = authorizeInput(ctx, request);
+    const input = await authorizeInput(ctx, request);
     const url = await beginOAuth(ctx, input.provider, { ...input, linkUserId: user.id });
     if (input.skipRedirect) return { url };
     return reply.redirect(url, 302);

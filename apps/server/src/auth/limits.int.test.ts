@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authSendLog } from '../db/schema/auth.ts';
 import { testDrivers } from '../test/database.ts';
@@ -22,9 +23,16 @@ async function post(
     method: 'POST',
     headers: { ...HEADERS, ...headers },
     body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
   });
   const json = (await response.json()) as Json;
-  return { status: response.status, json, ms: performance.now() - started };
+  const retryAfter = response.headers.get('retry-after');
+  return {
+    status: response.status,
+    json,
+    ms: performance.now() - started,
+    retryAfter: retryAfter === null ? undefined : Number(retryAfter),
+  };
 }
 
 async function confirmedUser(server: AuthServer) {
@@ -65,6 +73,9 @@ describe.each(testDrivers)('auth limits and enumeration resistance (%s)', (drive
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     const limited = await post(server, '/signup', { email: uniqueEmail(), password: PASSWORD });
     expect(limited.status).toBe(429);
+    // When the 5-minute window ends.
+    expect(limited.retryAfter).toBeGreaterThan(0);
+    expect(limited.retryAfter).toBeLessThanOrEqual(300);
     expect(limited.json).toEqual({
       code: 'over_request_rate_limit',
       message: 'Request rate limit reached',
@@ -84,6 +95,26 @@ describe.each(testDrivers)('auth limits and enumeration resistance (%s)', (drive
     expect((await attempt('198.51.100.1')).status).toBe(400);
     expect((await attempt('198.51.100.1')).status).toBe(429);
     expect((await attempt('198.51.100.2')).status).toBe(400);
+  });
+
+  it('limits failed sign-ins per account and client IP: the guesser is stopped, the owner and other accounts are not', async () => {
+    const server = await start({ RATE_LIMIT_SIGNIN_FAILURES: '3', TRUST_PROXY: '127.0.0.1' });
+    const victim = await confirmedUser(server);
+    const other = await confirmedUser(server);
+    const from = (ip: string, email: string, password: string) =>
+      post(server, '/token?grant_type=password', { email, password }, { 'x-forwarded-for': ip });
+    const guesser = '203.0.113.9';
+    for (let i = 0; i < 3; i++) {
+      expect((await from(guesser, victim, `guess ${i}`)).json.code).toBe('invalid_credentials');
+    }
+    // Even the right password from the guesser's address now waits out the window.
+    const stopped = await from(guesser, victim.toUpperCase(), PASSWORD);
+    expect([stopped.status, stopped.json.code]).toEqual([429, 'over_request_rate_limit']);
+    expect(stopped.retryAfter).toBeGreaterThan(0);
+    expect(stopped.retryAfter).toBeLessThanOrEqual(15 * 60);
+    // The owner elsewhere, and the guesser's neighbours signing in to their own accounts.
+    expect((await from('198.51.100.4', victim, PASSWORD)).status).toBe(200);
+    expect((await from(guesser, other, PASSWORD)).status).toBe(200);
   });
 
   it('limits /verify per IP', async () => {
@@ -253,5 +284,56 @@ describe('anonymous sign-in when enabled', () => {
     );
     expect(claims.is_anonymous).toBe(true);
     expect(claims.amr[0].method).toBe('anonymous');
+  });
+});
+
+// A row lock on the account shows whether its work (a token written to the user's row) is on
+// the response path: with one pooled connection per request, only a PostgreSQL server can
+// hold it while the server answers.
+describe.skipIf(!testDrivers.includes('postgres'))("the account's part of recover and otp", () => {
+  it('runs after the answer: both answer while the account is locked, and send when it is free', async () => {
+    const server = await startAuthServer('postgres');
+    const locker = new pg.Client({ connectionString: server.database.url });
+    try {
+      const known = await confirmedUser(server);
+      await locker.connect();
+      await locker.query('begin');
+      await locker.query('select id from auth.users where email = $1 for update', [known]);
+      const recover = await post(server, '/recover', { email: known });
+      const otp = await post(server, '/otp', { email: known, create_user: false });
+      expect([recover.status, recover.json]).toEqual([200, {}]);
+      expect([otp.status, otp.json]).toEqual([200, {}]);
+      await locker.query('rollback');
+      const subjects = (await server.mailbox(known)).map((mail) => mail.subject);
+      expect(subjects).toContain('Reset your UpNext password');
+      expect(subjects).toContain('Your UpNext sign-in link');
+    } finally {
+      await locker.end();
+      await server.close();
+    }
+  });
+});
+
+/** CI exports TEST_REDIS_URL (.ci/run starts the local Redis when it does not answer). */
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)('auth limits shared by two instances through Redis', () => {
+  it('counts one client across both instances', async () => {
+    const env = { REDIS_URL: redisUrl ?? '', RATE_LIMIT_OTP: '3', TRUST_PROXY: '127.0.0.1' };
+    const one = await startAuthServer('pglite', env);
+    const two = await startAuthServer('pglite', env);
+    try {
+      // An address of its own, so that other runs on the same Redis count elsewhere.
+      const client = {
+        'x-forwarded-for': `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250)).join('.')}`,
+      };
+      const statuses: number[] = [];
+      for (const server of [one, two, one, two]) {
+        statuses.push((await post(server, '/recover', { email: uniqueEmail() }, client)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   });
 });

@@ -57,6 +57,8 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
   if (ctx.config.devMailbox) {
     app.get('/dev/mailbox', async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      // What was asked for before this read is in it, even where it is sent after the answer.
+      await Promise.allSettled([...ctx.pending]);
       return { messages: await readDevMailbox(ctx.db, queryParam(request.query, 'to')) };
     });
   }

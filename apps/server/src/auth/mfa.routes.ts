@@ -5,7 +5,6 @@ import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
 import { createChallenge, enrollPhone, enrollTotp, unenroll, verifyChallenge } from './mfa.ts';
-import { createIpLimiter } from './rate-limit.ts';
 
 const enrollBody = z.object({
   factor_type: optionalString,
@@ -22,8 +21,7 @@ type FactorParams = { Params: { id: string } };
 /** GoTrue's MFA endpoints (CONTRACT.md §1.8); factors are listed by GET /user. */
 export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
   // Challenges and verifications per client IP per minute (GoTrue: 15).
-  const limiter = createIpLimiter(ctx.clock, 60_000);
-  const limit = (ip: string) => limiter.hit('mfa', ip, ctx.auth.mfa.rateLimit);
+  const limit = (ip: string) => ctx.limits.hit('mfa', ip, ctx.auth.mfa.rateLimit, 60_000);
 
   app.post('/factors', async (request) => {
     const info = requestInfo(request);
@@ -57,7 +55,7 @@ export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
   app.post<FactorParams>('/factors/:id/challenge', async (request) => {
     const info = requestInfo(request);
-    limit(info.ip);
+    await limit(info.ip);
     const auth = await authenticate(ctx, request);
     const body = parseBody(challengeBody, request.body);
     return createChallenge(
@@ -71,7 +69,7 @@ export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
   app.post<FactorParams>('/factors/:id/verify', async (request) => {
     const info = requestInfo(request);
-    limit(info.ip);
+    await limit(info.ip);
     const auth = await authenticate(ctx, request);
     const body = parseBody(verifyBody, request.body);
     return verifyChallenge(

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
-import type { AuthContext } from './context.ts';
+import { type AuthContext, afterAnswer } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
 import { AuthError, errors } from './errors.ts';
 import { createFlowState, type Pkce } from './pkce.ts';
@@ -119,21 +119,41 @@ export function actionLink(
   })}`;
 }
 
-/** Sends an auth email (counting against the instance-wide quota). */
+/**
+ * Sends an auth email, counting against the hourly quota. SMTP deliveries happen after the
+ * answer: an SMTP round trip, or its failure, must not tell a caller whether an account exists
+ * (GoTrue's 500 on a failed send does).
+ */
 export async function sendAuthEmail(
   ctx: AuthContext,
   kind: TemplateKind,
   to: string,
-  link?: {
-    linkToken: string;
-    code: string;
-    type: EmailVerifyType;
-    redirectTo: string;
-    newEmail?: string;
-    teamName?: string | undefined;
-  },
+  link?: AuthEmailLink,
 ): Promise<void> {
-  ctx.emailQuota.take();
+  await ctx.emailQuota.take();
+  if (ctx.mailer.kind === 'smtp') {
+    afterAnswer(ctx, `${kind} email delivery`, () => deliverAuthEmail(ctx, kind, to, link));
+    return;
+  }
+  await deliverAuthEmail(ctx, kind, to, link);
+}
+
+type AuthEmailLink = {
+  linkToken: string;
+  code: string;
+  type: EmailVerifyType;
+  redirectTo: string;
+  newEmail?: string;
+  teamName?: string | undefined;
+};
+
+/** Renders and sends an auth email now; the caller has taken it from the quota. */
+export async function deliverAuthEmail(
+  ctx: AuthContext,
+  kind: TemplateKind,
+  to: string,
+  link?: AuthEmailLink,
+): Promise<void> {
   // The reauthentication code is typed into the app; a link would have nothing to verify.
   const confirmationUrl =
     link && kind !== 'reauthentication'
@@ -147,20 +167,6 @@ export async function sendAuthEmail(
     ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
     ...(link?.teamName ? { teamName: link.teamName } : {}),
   });
-  if (ctx.mailer.kind === 'smtp') {
-    // Delivered after the answer: an SMTP round trip, or its failure, must not tell a caller
-    // whether an account exists (GoTrue's 500 on a failed send does). Failures are logged.
-    const delivery = ctx.mailer
-      .send(message)
-      .catch((error: unknown) => {
-        ctx.log.error({ err: error, kind }, 'auth: email delivery failed');
-      })
-      .finally(() => {
-        ctx.deliveries.delete(delivery);
-      });
-    ctx.deliveries.add(delivery);
-    return;
-  }
   await ctx.mailer.send(message);
 }
 
@@ -207,8 +213,9 @@ export async function consumeByCode(
 }
 
 /**
- * Consumes the user's token of one of `types` sent to `address` (email or phone) by its code;
- * a wrong code counts against every live token, the fifth deletes it.
+ * Consumes the user's token of one of `types` sent to `address` (email or phone) by its code.
+ * A wrong code leaves the tokens as they are (wrong codes are limited per address and client
+ * IP instead: rate-limit.ts underWrongCodeLimit).
  */
 export async function consumeCodeOf(
   ctx: AuthContext,
@@ -233,19 +240,7 @@ export async function consumeCodeOf(
   const live = rows.filter((row) => row.expiresAt.getTime() > now);
   const expected = otpHash(ctx, address, code.trim());
   const match = live.find((row) => safeEqualHex(row.otpHash, expected));
-  if (!match) {
-    for (const row of live) {
-      if (row.attempts + 1 >= MAX_OTP_ATTEMPTS) {
-        await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
-      } else {
-        await tx
-          .update(authOneTimeTokens)
-          .set({ attempts: sql`${authOneTimeTokens.attempts} + 1` })
-          .where(eq(authOneTimeTokens.id, row.id));
-      }
-    }
-    return errors.otpExpired();
-  }
+  if (!match) return errors.otpExpired();
   await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, match.id));
   return { user, redirectTo: match.redirectTo };
 }

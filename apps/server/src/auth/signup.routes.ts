@@ -39,7 +39,7 @@ export const invalidEmail = () =>
 export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.post('/signup', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    await ctx.limits.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(signupBody, request.body);
     const userMetadata = body.data ?? {};
 

@@ -118,7 +118,7 @@ export function createSmsSender(
  */
 export type SmsContext = {
   sms: SmsSender | null;
-  smsQuota?: { take(): void };
+  smsQuota?: { take(): void | Promise<void> };
   log?: { warn(details: object, message: string): void };
 };
 
@@ -131,7 +131,7 @@ export async function sendSms(ctx: SmsContext, to: string, body: string): Promis
   if (!ctx.sms) {
     throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider');
   }
-  ctx.smsQuota?.take();
+  await ctx.smsQuota?.take();
   try {
     await ctx.sms.send(to, body);
   } catch (error) {

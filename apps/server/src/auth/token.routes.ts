@@ -9,6 +9,7 @@ import { idTokenGrant } from './oauth/id-token.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, findUserByPhone, normalisePhone } from './phone.ts';
 import { exchangeAuthCode } from './pkce.ts';
+import { signInFailures } from './rate-limit.ts';
 import { refreshSession, startSession } from './sessions.ts';
 import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
 
@@ -23,7 +24,7 @@ const pkceBody = z.object({ auth_code: optionalString, code_verifier: optionalSt
 export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.post('/token', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('token', info.ip, ctx.auth.rateLimits.token);
+    await ctx.limits.hit('token', info.ip, ctx.auth.rateLimits.token);
     const grantType = queryParam(request.query, 'grant_type');
 
     if (grantType === 'password') {
@@ -32,15 +33,24 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
         throw errors.validation('You must provide either an email or phone number and a password');
       }
       if (!body.email) assertPhoneEnabled(ctx);
+      const account = body.email
+        ? normaliseEmail(body.email)
+        : `phone:${normalisePhone(body.phone ?? '')}`;
+      const failures = signInFailures(ctx, account, info.ip);
+      await failures.assertUnder();
       const user = body.email
-        ? await findUserByEmail(ctx.db, normaliseEmail(body.email))
+        ? await findUserByEmail(ctx.db, account)
         : await findUserByPhone(ctx.db, normalisePhone(body.phone ?? ''));
       if (!user?.encryptedPassword) {
         await burnPasswordCheck(body.password);
+        await failures.count();
         throw errors.invalidCredentials();
       }
       const check = await checkPassword(body.password, user.encryptedPassword);
-      if (!check.ok) throw errors.invalidCredentials();
+      if (!check.ok) {
+        await failures.count();
+        throw errors.invalidCredentials();
+      }
       if (isBanned(user, ctx.clock())) throw errors.userBanned();
       if (body.email && !user.emailConfirmedAt) {
         throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');

@@ -217,7 +217,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
   // Sends a one-time code (the nonce for a password change) to the user's confirmed email.
   app.get('/reauthenticate', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    await ctx.limits.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const { user } = await authenticate(ctx, request);
     // A phone-only account gets the nonce by SMS, as GoTrue does.
     if ((!user.email || !user.emailConfirmedAt) && user.phone && user.phoneConfirmedAt && ctx.sms) {

@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { audit } from './audit.ts';
 import { metadata, optionalString, parseBody, queryParam } from './body.ts';
-import { type AuthContext, type RequestInfo, requestInfo } from './context.ts';
+import { type AuthContext, afterAnswer, type RequestInfo, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import {
   consumeByCode,
   consumeByLink,
+  deliverAuthEmail,
   type EmailVerifyType,
   issueToken,
   isVerifyType,
@@ -15,8 +16,9 @@ import {
   tokenTypesFor,
 } from './one-time-tokens.ts';
 import { phoneOtp, phoneResend, phoneVerify } from './phone.routes.ts';
+import { normalisePhone } from './phone.ts';
 import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts';
-import { claimSendSlot } from './rate-limit.ts';
+import { claimSendSlot, underWrongCodeLimit } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
 import { type SessionJson, startSession } from './sessions.ts';
 import { invalidEmail } from './signup.routes.ts';
@@ -142,7 +144,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
   app.post('/verify', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
+    await ctx.limits.hit('verify', info.ip, ctx.auth.rateLimits.verify);
     const body = parseBody(verifyBody, request.body);
     if (!isVerifyType(body.type)) {
       if (body.type === 'sms' || body.type === 'phone_change') {
@@ -151,7 +153,11 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         if (!body.phone || !body.token) {
           throw errors.validation('Verify requires a phone number and a token');
         }
-        return phoneVerify(ctx, info, body.type, body.phone, body.token);
+        const { phone, token } = body;
+        const type = body.type;
+        return underWrongCodeLimit(ctx, `phone:${normalisePhone(phone)}`, info.ip, () =>
+          phoneVerify(ctx, info, type, phone, token),
+        );
       }
       throw errors.validation('Verify requires a verification type');
     }
@@ -164,8 +170,12 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (!body.email || !body.token) {
       throw errors.validation('Verify requires either a token_hash or an email and a token');
     }
+    const email = normaliseEmail(body.email);
+    const { type, token } = body;
     return answer(
-      await verify(info, body.type, { email: normaliseEmail(body.email), code: body.token }),
+      await underWrongCodeLimit(ctx, email, info.ip, () =>
+        verify(info, type, { email, code: token }),
+      ),
     );
   });
 
@@ -182,7 +192,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         ? redirectWithQueryAndFragment(reply, target, fragment)
         : redirectWithFragment(reply, target, { ...fragment, sb: '' });
     try {
-      ctx.limiter.hit('verify', info.ip, ctx.auth.rateLimits.verify);
+      await ctx.limits.hit('verify', info.ip, ctx.auth.rateLimits.verify);
       if (!isVerifyType(type) || !token) throw errors.otpExpired();
       const verified = await verify(info, type, { linkToken: token }, pkce ? 'pkce' : 'session');
       // Without a redirect_to in the link, go where the link was issued for.
@@ -223,7 +233,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
   app.post('/otp', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    await ctx.limits.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(otpBody, request.body);
     const pkce = pkceFromBody(body);
     if (!body.email && body.phone) return phoneOtp(ctx, info, { ...body, phone: body.phone });
@@ -233,65 +243,79 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       queryParam(request.query, 'redirect_to'),
       request.headers.referer,
     );
-    const createUser = body.create_user ?? true;
-    const user = await findUserByEmail(ctx.db, email);
-    const mayCreate = createUser && !ctx.auth.disableSignup;
-    if (!user && !mayCreate && !ctx.auth.enumerationProtection) {
+    const mayCreate = (body.create_user ?? true) && !ctx.auth.disableSignup;
+    if (!mayCreate && !ctx.auth.enumerationProtection && !(await findUserByEmail(ctx.db, email))) {
       throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
     }
-    // Known or not, one message per address per interval: the 429 reveals nothing.
+    // Known or not, one message per address per interval: the 429 reveals nothing. The rest
+    // depends on the account, so it runs after the answer.
     await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
-
-    if (!user && !mayCreate) {
-      // GoTrue answers 422 otp_disabled here, which tells anyone the address has no account.
-      await sendAuthEmail(ctx, 'no_account', email);
-      return {};
-    }
-    const issue = () =>
-      ctx.db.transaction(async (tx) => {
-        const now = ctx.clock();
-        if (!user?.emailConfirmedAt) {
-          const target =
-            user ??
-            (await createEmailUser(tx, {
+    await ctx.emailQuota.take();
+    afterAnswer(ctx, 'otp email', async () => {
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user && !mayCreate) {
+        // GoTrue answers 422 otp_disabled here, which tells anyone the address has no account.
+        await deliverAuthEmail(ctx, 'no_account', email);
+        return;
+      }
+      const issue = () =>
+        ctx.db.transaction(async (tx) => {
+          const now = ctx.clock();
+          if (!user?.emailConfirmedAt) {
+            const target =
+              user ??
+              (await createEmailUser(tx, {
+                email,
+                encryptedPassword: null,
+                userMetadata: body.data ?? {},
+                confirmedAt: null,
+                now,
+                aud: ctx.auth.jwtAud,
+              }));
+            if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
+            const issued = await issueToken(
+              ctx,
+              tx,
+              target,
+              'confirmation_token',
               email,
-              encryptedPassword: null,
-              userMetadata: body.data ?? {},
-              confirmedAt: null,
-              now,
-              aud: ctx.auth.jwtAud,
-            }));
-          if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
+              redirectTo,
+              pkce,
+            );
+            return { kind: 'signup' as const, type: 'signup' as const, link: issued };
+          }
           const issued = await issueToken(
             ctx,
             tx,
-            target,
-            'confirmation_token',
+            user,
+            'magiclink_token',
             email,
             redirectTo,
             pkce,
           );
-          return { kind: 'signup' as const, type: 'signup' as const, link: issued };
-        }
-        const issued = await issueToken(ctx, tx, user, 'magiclink_token', email, redirectTo, pkce);
-        await audit(tx, info, 'magiclink_requested', user.id, {});
-        return { kind: 'magiclink' as const, type: 'magiclink' as const, link: issued };
+          await audit(tx, info, 'magiclink_requested', user.id, {});
+          return { kind: 'magiclink' as const, type: 'magiclink' as const, link: issued };
+        });
+      let issued: Awaited<ReturnType<typeof issue>>;
+      try {
+        issued = await issue();
+      } catch (error) {
+        // A sign-up for the same address won the race; its own email is on the way.
+        if (isUniqueViolation(error)) return;
+        throw error;
+      }
+      await deliverAuthEmail(ctx, issued.kind, email, {
+        ...issued.link,
+        type: issued.type,
+        redirectTo,
       });
-    let issued: Awaited<ReturnType<typeof issue>>;
-    try {
-      issued = await issue();
-    } catch (error) {
-      // A sign-up for the same address won the race; its own email is on the way.
-      if (isUniqueViolation(error)) return {};
-      throw error;
-    }
-    await sendAuthEmail(ctx, issued.kind, email, { ...issued.link, type: issued.type, redirectTo });
+    });
     return {};
   });
 
   app.post('/recover', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    await ctx.limits.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(emailBody, request.body);
     const pkce = pkceFromBody(body);
     const email = validEmail(body.email);
@@ -300,22 +324,25 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       queryParam(request.query, 'redirect_to'),
       request.headers.referer,
     );
+    // Known or not, the same work before the answer; the account's part runs after it.
     await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
-    const user = await findUserByEmail(ctx.db, email);
-    if (user) {
+    await ctx.emailQuota.take();
+    afterAnswer(ctx, 'recovery email', async () => {
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user) return;
       const link = await ctx.db.transaction(async (tx) => {
         const issued = await issueToken(ctx, tx, user, 'recovery_token', email, redirectTo, pkce);
         await audit(tx, info, 'user_recovery_requested', user.id, {});
         return issued;
       });
-      await sendAuthEmail(ctx, 'recovery', email, { ...link, type: 'recovery', redirectTo });
-    }
+      await deliverAuthEmail(ctx, 'recovery', email, { ...link, type: 'recovery', redirectTo });
+    });
     return {};
   });
 
   app.post('/resend', async (request) => {
     const info = requestInfo(request);
-    ctx.limiter.hit('otp', info.ip, ctx.auth.rateLimits.otp);
+    await ctx.limits.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const body = parseBody(emailBody, request.body);
     const pkce = pkceFromBody(body);
     if (body.type === 'sms' || body.type === 'phone_change') {

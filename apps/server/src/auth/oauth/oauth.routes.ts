@@ -6,9 +6,9 @@ import { resolveRedirect } from '../redirect.ts';
 import { beginOAuth, completeOAuth, enabledProvider, passThroughParams } from './flow.ts';
 
 /** Reads the OAuth parameters of GET /authorize and GET /user/identities/authorize. */
-export function authorizeInput(ctx: AuthContext, request: FastifyRequest) {
+export async function authorizeInput(ctx: AuthContext, request: FastifyRequest) {
   // Each start writes a row: limited per IP like the token endpoint.
-  ctx.limiter.hit('oauth', request.ip, ctx.auth.rateLimits.token);
+  await ctx.limits.hit('oauth', request.ip, ctx.auth.rateLimits.token);
   const query = request.query;
   return {
     provider: enabledProvider(ctx, queryParam(query, 'provider')),
@@ -39,7 +39,7 @@ export function oauthRoutes(app: FastifyInstance, ctx: AuthContext): void {
     );
 
     scope.get('/authorize', async (request, reply) => {
-      const input = authorizeInput(ctx, request);
+      const input = await authorizeInput(ctx, request);
       const url = await beginOAuth(ctx, input.provider, { ...input, linkUserId: null });
       if (input.skipRedirect) return { url };
       return reply.redirect(url, 302);
