@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { apiPlugin } from './http/api.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { registerSecurity } from './http/security.ts';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authorizeCall:
       deps.authorizeCall ?? createCallRelay({ db: deps.database.db, clock, publisher }),
   });
+  registerMetrics(app, { config, database: deps.database, realtime });
   const payments = choosePaymentProvider(config.payments, {
     db: deps.database.db,
     clock,

@@ -74,6 +74,8 @@ const envSchema = z.object({
     })
     .default('info'),
   SENTRY_DSN: urlFromEnv.optional(),
+  /** Bearer token that Prometheus sends to /metrics; without it /metrics does not exist. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -317,6 +319,8 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   sentryDsn: string | undefined;
   corsOrigins: readonly string[];
+  /** What Prometheus must send as its bearer token; /metrics is off when undefined. */
+  metricsToken: string | undefined;
   trustProxy: boolean | string;
   /** Redis shared by every instance for rate limits and send quotas; memory when undefined. */
   redisUrl: string | undefined;
@@ -507,6 +511,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     sentryDsn: e.SENTRY_DSN,
+    metricsToken: e.METRICS_TOKEN,
     corsOrigins: Object.freeze(e.CORS_ORIGINS),
     trustProxy: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL,

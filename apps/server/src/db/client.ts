@@ -23,6 +23,8 @@ export interface Database {
   migrate(): Promise<void>;
   /** Round trip to the database, for health checks. */
   ping(): Promise<void>;
+  /** The connection pool's state (PostgreSQL; PGlite has one connection and no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -126,6 +128,11 @@ async function openPostgres({
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
   return database;

@@ -77,3 +77,12 @@ export async function markFailed(db: Db, id: string, error: string, retryAt: Dat
     )
     .where(eq(notifications.id, id));
 }
+
+/** Messages not yet delivered (pending or under way): the outbox's depth, for /metrics. */
+export async function countUndelivered(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(inArray(notifications.status, ['pending', 'sending']));
+  return row?.count ?? 0;
+}
