@@ -37,7 +37,10 @@ export type LiveSessionOptions = {
  * A company with an owner, a queue with a sub-queue and a service type, and one session
  * around now, made straight in the database for the tokens tests.
  */
-export async function createLiveSession(t: TestApp, options: LiveSessionOptions = {}) {
+export async function createLiveSession(
+  t: Pick<TestApp, 'database' | 'keys' | 'config'>,
+  options: LiveSessionOptions = {},
+) {
   const db = t.database.db;
   const owner = await createTestUser(t);
   const suffix = randomBytes(4).toString('hex');
