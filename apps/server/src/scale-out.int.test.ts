@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type IMessage } from '@stomp/stompjs';
 import { topics } from '@upnext/contract/realtime';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { exportJWK, generateKeyPair } from 'jose';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +16,15 @@ import { loadAuthKeys } from './auth/keys.ts';
 import { freePort } from './auth/testing.ts';
 import { loadConfig } from './config.ts';
 import { notifications } from './db/schema/notifications.ts';
+import { payments } from './db/schema/payments.ts';
+import { queues } from './db/schema/queues.ts';
+import { sessions } from './db/schema/sessions.ts';
 import { queueTokens } from './db/schema/tokens.ts';
 import { enqueue } from './modules/notifications/notifications.repository.ts';
 import { createTestDatabase, type TestDatabase } from './test/database.ts';
 import { createLiveSession } from './test/live-session.ts';
 import { startLoadBalancer } from './test/load-balancer.ts';
+import { createTestUser } from './test/users.ts';
 
 /**
  * The scale-out topology of compose.yaml, as processes: two real servers (server.ts) on one
@@ -120,6 +124,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances behind a load balancer
   const output: string[] = [];
   let dataDir: string;
   let live: Awaited<ReturnType<typeof createLiveSession>>;
+  let t: Parameters<typeof createLiveSession>[0];
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
@@ -190,7 +195,8 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances behind a load balancer
       JWT_PRIVATE_KEY: jwk,
     });
     const keys = await loadAuthKeys(config.auth, dataDir);
-    live = await createLiveSession({ database, keys, config }, { capacity: 1000 });
+    t = { database, keys, config };
+    live = await createLiveSession(t, { capacity: 1000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -250,6 +256,48 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances behind a load balancer
       .where(inArray(notifications.recipient, recipients));
     expect(rows.map((row) => row.status)).toEqual(recipients.map(() => 'sent'));
     expect(delivered().sort()).toEqual([...recipients].sort());
+  });
+
+  it('releases an unpaid hold once, with both instances sweeping', async () => {
+    const paid = await createLiveSession(t, { capacity: 10 });
+    await database.db
+      .update(queues)
+      .set({ priceMinor: 2500, currency: 'GBP' })
+      .where(eq(queues.id, paid.queue.id));
+    const visitor = await createTestUser(t);
+    const taken = await call(
+      ports[first] as number,
+      'POST',
+      '/api/queues/sessions/tokens',
+      { sessionId: paid.session.id },
+      visitor.headers,
+    );
+    expect(taken.status).toBe(201);
+    const tokenId = (taken.json.data as { id: string }).id;
+    const checkout = await call(
+      ports[second] as number,
+      'POST',
+      '/api/payment-gateway/payment',
+      { tokenId },
+      visitor.headers,
+    );
+    expect(checkout.status).toBe(201);
+    // The hold ran out: both instances' sweepers (every 5 s) find it.
+    await database.db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.tokenId, tokenId));
+    const token = async () =>
+      (await database.db.select().from(queueTokens).where(eq(queueTokens.id, tokenId)))[0];
+    await waitFor(async () => (await token())?.status === 'cancelled', 'the hold to be released');
+    // Give the slower sweeper its pass too: it must find nothing left to release.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect((await token())?.cancelReason).toBe('payment_expired');
+    const [session] = await database.db
+      .select({ releasedPlaces: sessions.releasedPlaces })
+      .from(sessions)
+      .where(eq(sessions.id, paid.session.id));
+    expect(session?.releasedPlaces).toBe(1);
   });
 
   it('shares rate limits: one client is counted across both instances', async () => {
