@@ -36,8 +36,8 @@ export type Realtime = {
   /** Delivers to this instance's subscribers and, with a bus, to every other instance's. */
   publisher: EventPublisher;
   broker: LocalBroker;
-  /** Open STOMP connections on this instance. */
-  connectionCount(): number;
+  /** Open STOMP connections on this instance and their subscriptions (for /metrics). */
+  stats(): { connections: number; subscriptions: number };
 };
 
 declare module 'fastify' {
@@ -197,7 +197,15 @@ export async function registerRealtime(
     await bus?.close();
   });
 
-  const realtime: Realtime = { publisher, broker, connectionCount: () => connections.size };
+  const realtime: Realtime = {
+    publisher,
+    broker,
+    stats() {
+      let subscriptions = 0;
+      for (const connection of connections) subscriptions += connection.subscriptionCount;
+      return { connections: connections.size, subscriptions };
+    },
+  };
   app.decorate('realtime', realtime);
   return realtime;
 }

@@ -92,6 +92,10 @@ export class StompConnection {
     return this.state === 'closed';
   }
 
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
   /** Clean close from the server (shutdown, or the access token expired). */
   close(code: number = closeCodes.goingAway, reason = 'Server shutting down'): void {
     if (this.state === 'closed') return;
