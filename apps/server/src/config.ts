@@ -17,6 +17,11 @@ const seconds = z.coerce
   .int('must be a whole number of seconds')
   .min(0, 'must not be negative');
 
+const milliseconds = z.coerce
+  .number({ error: 'must be a whole number of milliseconds' })
+  .int('must be a whole number of milliseconds')
+  .min(0, 'must not be negative');
+
 /** A request count per window (per client IP); 0 switches the limit off. */
 const perWindow = z.coerce
   .number({ error: 'must be a whole number' })
@@ -200,17 +205,15 @@ const envSchema = z.object({
     .default(6),
   SMS_MAX_FREQUENCY: seconds.default(60),
   RATE_LIMIT_SMS_SENT: perWindow.default(30),
-  // Realtime (STOMP over WebSocket at /wss): the bus between instances, and heart-beats.
+  // Realtime (STOMP over WebSocket at /wss): the bus between instances, heart-beats, timeouts.
   REALTIME_BUS_URL: z
     .string()
     .regex(/^(redis|rediss|nats):\/\/[^\s/]+/, 'must be a redis://, rediss:// or nats:// URL')
     .refine((value) => URL.canParse(value), 'must be a redis://, rediss:// or nats:// URL')
     .optional(),
-  REALTIME_HEARTBEAT_MS: z.coerce
-    .number({ error: 'must be a whole number of milliseconds' })
-    .int('must be a whole number of milliseconds')
-    .min(100, 'must be at least 100')
-    .default(20_000),
+  REALTIME_HEARTBEAT_MS: milliseconds.min(100, 'must be at least 100').default(20_000),
+  REALTIME_CONNECT_TIMEOUT_MS: milliseconds.min(100, 'must be at least 100').default(5_000),
+  REALTIME_IDLE_TIMEOUT_MS: milliseconds.min(200, 'must be at least 200').default(120_000),
   // Video meetings: ICE servers for the browsers' peer connections (STUN, and a TURN relay).
   STUN_URLS: iceUrlList(['stun', 'stuns']).optional(),
   TURN_URLS: iceUrlList(['turn', 'turns']).optional(),
@@ -351,11 +354,15 @@ export type IceConfig = Readonly<{
   turn: Readonly<{ urls: readonly string[]; secret: string; ttlSeconds: number }> | null;
 }>;
 
-type RealtimeConfig = Readonly<{
+export type RealtimeConfig = Readonly<{
   /** Redis or NATS carrying events between instances; none for a single instance. */
   busUrl: string | undefined;
   /** What the server offers and asks for in the STOMP heart-beat negotiation. */
   heartbeatMs: number;
+  /** A socket that has not sent CONNECT by then is closed. */
+  connectTimeoutMs: number;
+  /** A connection from which nothing (not even a heart-beat) arrives for this long is closed. */
+  idleTimeoutMs: number;
 }>;
 
 export type AuthConfig = Readonly<{
@@ -467,6 +474,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : 'Invalid configuration:\n  STRIPE_SECRET_KEY: must be set with STRIPE_WEBHOOK_SECRET',
     );
   }
+  // A client beating as often as the server asks must never look idle.
+  if (e.REALTIME_IDLE_TIMEOUT_MS < 2 * e.REALTIME_HEARTBEAT_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  REALTIME_IDLE_TIMEOUT_MS: must be at least twice REALTIME_HEARTBEAT_MS (${2 * e.REALTIME_HEARTBEAT_MS})`,
+    );
+  }
   if (Boolean(e.TURN_URLS?.length) !== Boolean(e.TURN_SECRET)) {
     throw new ConfigError(
       e.TURN_SECRET
@@ -562,6 +575,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtime: Object.freeze({
       busUrl: e.REALTIME_BUS_URL,
       heartbeatMs: e.REALTIME_HEARTBEAT_MS,
+      connectTimeoutMs: e.REALTIME_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: e.REALTIME_IDLE_TIMEOUT_MS,
     }),
     ice: Object.freeze({
       stunUrls: Object.freeze(e.STUN_URLS ?? []),

@@ -140,7 +140,7 @@ export async function registerRealtime(
             broker,
             authorizeCall: deps.authorizeCall,
             forward: publish,
-            heartbeatMs: deps.config.realtime.heartbeatMs,
+            config: deps.config.realtime,
             stillSignedIn: () => stillSignedIn(token),
             log,
             id: randomUUID(),

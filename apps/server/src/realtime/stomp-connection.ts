@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { callMessageMaxBytes } from '@upnext/contract/meetings';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { RealtimeConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../modules/access/caller.ts';
 import type { LocalBroker, Subscriber } from './broker.ts';
@@ -41,7 +42,8 @@ export type ConnectionDeps = {
   authorizeCall: CallAuthorizer;
   /** Delivers a forwarded call message here and on the bus. */
   forward(destination: string, body: string): void;
-  heartbeatMs: number;
+  /** Heart-beat interval and timeouts. */
+  config: RealtimeConfig;
   /**
    * For signed-in connections: whether the token's session is still live (not logged out,
    * user not banned). Asked before every SUBSCRIBE and SEND, so a logout takes effect there.
@@ -71,6 +73,7 @@ export class StompConnection {
   private sendTokens: number = stompLimits.sendBurst;
   private sendTokensAt = performance.now();
   private lastReceivedAt = Date.now();
+  private connectTimer: NodeJS.Timeout | undefined;
   private sendTimer: NodeJS.Timeout | undefined;
   private checkTimer: NodeJS.Timeout | undefined;
   /** Negotiated intervals (0 = none), for tests and logs. */
@@ -86,6 +89,13 @@ export class StompConnection {
       deps.log.debug({ err: error, connection: deps.id }, 'realtime: socket error');
       this.cleanUp();
     });
+    // An open socket that never says CONNECT would otherwise be held for as long as it likes.
+    const connectTimeoutMs = deps.config.connectTimeoutMs;
+    this.connectTimer = setTimeout(() => {
+      if (this.state !== 'connecting') return;
+      this.fail('CONNECT timeout', `Send CONNECT within ${connectTimeoutMs} ms of opening.`);
+    }, connectTimeoutMs);
+    this.connectTimer.unref();
   }
 
   get closed(): boolean {
@@ -241,10 +251,11 @@ export class StompConnection {
     // STOMP 1.2: each side sends at most as often as the other wants and it can.
     const clientSends = Number(heartbeat[1]);
     const clientWants = Number(heartbeat[2]);
-    const serverMs = this.deps.heartbeatMs;
+    const serverMs = this.deps.config.heartbeatMs;
     this.outgoingHeartbeatMs = clientWants === 0 ? 0 : Math.max(serverMs, clientWants);
     this.incomingHeartbeatMs = clientSends === 0 ? 0 : Math.max(serverMs, clientSends);
     this.state = 'connected';
+    clearTimeout(this.connectTimer);
     this.send(
       serializeFrame('CONNECTED', {
         version: '1.2',
@@ -260,18 +271,26 @@ export class StompConnection {
       }, this.outgoingHeartbeatMs);
       this.sendTimer.unref();
     }
-    if (this.incomingHeartbeatMs > 0) {
-      // Some slack for a busy network or machine: dead after twice the interval of silence.
-      const grace = this.incomingHeartbeatMs * 2;
-      this.checkTimer = setInterval(() => {
-        if (Date.now() - this.lastReceivedAt > grace) {
-          this.deps.log.debug({ connection: this.deps.id }, 'realtime: no heart-beat; closing');
-          this.cleanUp();
-          this.ws.terminate();
-        }
-      }, this.incomingHeartbeatMs);
-      this.checkTimer.unref();
-    }
+    // Silence ends every connection. A client that promised heart-beats is dead after twice
+    // its interval (some slack for a busy network or machine) and is cut off; one that sends
+    // none (0,0) or very few is idle after the idle timeout and is told so.
+    const idleMs = this.deps.config.idleTimeoutMs;
+    const beating = this.incomingHeartbeatMs > 0 && this.incomingHeartbeatMs * 2 < idleMs;
+    const silenceMs = beating ? this.incomingHeartbeatMs * 2 : idleMs;
+    this.checkTimer = setInterval(() => {
+      if (Date.now() - this.lastReceivedAt <= silenceMs) return;
+      if (!beating) {
+        this.fail(
+          'Idle timeout',
+          `Nothing received for ${silenceMs} ms. Send heart-beats (heart-beat:${serverMs},${serverMs}) to stay connected.`,
+        );
+        return;
+      }
+      this.deps.log.debug({ connection: this.deps.id }, 'realtime: no heart-beat; closing');
+      this.cleanUp();
+      this.ws.terminate();
+    }, silenceMs / 2);
+    this.checkTimer.unref();
   }
 
   private async subscribe(frame: StompFrame): Promise<boolean> {
@@ -437,6 +456,7 @@ export class StompConnection {
   private cleanUp(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    clearTimeout(this.connectTimer);
     clearInterval(this.sendTimer);
     clearInterval(this.checkTimer);
     for (const subscription of this.subscriptions.values()) {

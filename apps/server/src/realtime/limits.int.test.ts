@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../test/app.ts';
+import { createTestDatabase, type TestDatabase, testDrivers } from '../test/database.ts';
+import { listen, rawSocket } from './testing.ts';
+
+const connect = (heartbeat: string) => `CONNECT\naccept-version:1.2\nheart-beat:${heartbeat}\n\n\0`;
+
+// Timeouts of a few hundred milliseconds instead of the production seconds and minutes.
+describe.each(testDrivers)('STOMP timeouts (%s)', (driver) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let base: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    t = await buildTestApp(database, {
+      REALTIME_CONNECT_TIMEOUT_MS: '300',
+      REALTIME_HEARTBEAT_MS: '200',
+      REALTIME_IDLE_TIMEOUT_MS: '600',
+    });
+    base = await listen(t.app);
+  });
+
+  afterAll(async () => {
+    await t?.app.close();
+    await database?.close();
+  });
+
+  it('closes a socket that never sends CONNECT, with an ERROR saying why', async () => {
+    const start = Date.now();
+    const raw = await rawSocket(base);
+    const error = await raw.frames.next();
+    expect(error.split('\n')[0]).toBe('ERROR');
+    expect(error).toContain('Send CONNECT within 300 ms of opening.');
+    expect(await raw.closed).toBe(1008);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(250);
+  });
+
+  it.each([
+    ['offers no heart-beats', '0,0'],
+    ['promises one every 100 s', '100000,0'],
+  ])(
+    'ends the connection of a client that %s once nothing arrived for the idle timeout',
+    async (_, heartbeat) => {
+      const raw = await rawSocket(base);
+      raw.ws.send(connect(heartbeat));
+      expect((await raw.frames.next()).split('\n')[0]).toBe('CONNECTED');
+      const start = Date.now();
+      const error = await raw.frames.next();
+      expect(error.split('\n')[0]).toBe('ERROR');
+      expect(error).toContain('message:Idle timeout');
+      expect(error).toContain('Nothing received for 600 ms.');
+      expect(await raw.closed).toBe(1008);
+      expect(Date.now() - start).toBeGreaterThanOrEqual(550);
+    },
+  );
+
+  it('keeps a connection without heart-beats open while anything arrives', async () => {
+    const raw = await rawSocket(base);
+    raw.ws.send(connect('0,0'));
+    expect((await raw.frames.next()).split('\n')[0]).toBe('CONNECTED');
+    // End-of-lines between frames: what a heart-beat is, whether negotiated or not.
+    const talking = setInterval(() => raw.ws.send('\n'), 200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    clearInterval(talking);
+    expect(raw.ws.readyState).toBe(raw.ws.OPEN);
+    expect(raw.frames.size).toBe(0);
+    raw.ws.close();
+  });
+});
