@@ -56,6 +56,7 @@ describe('configuration', () => {
     ],
     ['REALTIME_BUS_URL', 'redis://', /REALTIME_BUS_URL: must be a redis/],
     ['REALTIME_HEARTBEAT_MS', '10', /REALTIME_HEARTBEAT_MS: must be at least 100/],
+    ['REALTIME_MAX_CONNECTIONS', '-1', /REALTIME_MAX_CONNECTIONS: must not be negative/],
     ['REALTIME_CONNECT_TIMEOUT_MS', '5s', /REALTIME_CONNECT_TIMEOUT_MS: must be a whole number/],
     [
       'REALTIME_IDLE_TIMEOUT_MS',
@@ -67,13 +68,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  it('takes the realtime bus, heart-beat and timeouts: no bus, 20 s, 5 s and 2 min by default', () => {
+  it('takes the realtime bus, heart-beat, timeouts and connection limits', () => {
     expect(loadConfig({}).realtime).toEqual({
       busUrl: undefined,
       heartbeatMs: 20_000,
       connectTimeoutMs: 5_000,
       idleTimeoutMs: 120_000,
+      maxConnections: 10_000,
+      maxConnectionsPerIp: 50,
     });
+    expect(loadConfig({ REALTIME_MAX_CONNECTIONS_PER_IP: '0' }).realtime.maxConnectionsPerIp).toBe(
+      0,
+    );
     expect(loadConfig({ REALTIME_BUS_URL: 'nats://127.0.0.1:4222' }).realtime.busUrl).toBe(
       'nats://127.0.0.1:4222',
     );

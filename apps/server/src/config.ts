@@ -22,7 +22,7 @@ const milliseconds = z.coerce
   .int('must be a whole number of milliseconds')
   .min(0, 'must not be negative');
 
-/** A request count per window (per client IP); 0 switches the limit off. */
+/** A count limit: requests per window (per client IP), connections at once; 0 switches it off. */
 const perWindow = z.coerce
   .number({ error: 'must be a whole number' })
   .int('must be a whole number')
@@ -214,6 +214,8 @@ const envSchema = z.object({
   REALTIME_HEARTBEAT_MS: milliseconds.min(100, 'must be at least 100').default(20_000),
   REALTIME_CONNECT_TIMEOUT_MS: milliseconds.min(100, 'must be at least 100').default(5_000),
   REALTIME_IDLE_TIMEOUT_MS: milliseconds.min(200, 'must be at least 200').default(120_000),
+  REALTIME_MAX_CONNECTIONS: perWindow.default(10_000),
+  REALTIME_MAX_CONNECTIONS_PER_IP: perWindow.default(50),
   // Video meetings: ICE servers for the browsers' peer connections (STUN, and a TURN relay).
   STUN_URLS: iceUrlList(['stun', 'stuns']).optional(),
   TURN_URLS: iceUrlList(['turn', 'turns']).optional(),
@@ -363,6 +365,9 @@ export type RealtimeConfig = Readonly<{
   connectTimeoutMs: number;
   /** A connection from which nothing (not even a heart-beat) arrives for this long is closed. */
   idleTimeoutMs: number;
+  /** Sockets open at once on this instance, in all and per client IP (0 = no limit). */
+  maxConnections: number;
+  maxConnectionsPerIp: number;
 }>;
 
 export type AuthConfig = Readonly<{
@@ -577,6 +582,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: e.REALTIME_HEARTBEAT_MS,
       connectTimeoutMs: e.REALTIME_CONNECT_TIMEOUT_MS,
       idleTimeoutMs: e.REALTIME_IDLE_TIMEOUT_MS,
+      maxConnections: e.REALTIME_MAX_CONNECTIONS,
+      maxConnectionsPerIp: e.REALTIME_MAX_CONNECTIONS_PER_IP,
     }),
     ice: Object.freeze({
       stunUrls: Object.freeze(e.STUN_URLS ?? []),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../test/database.ts';
-import { listen, rawSocket } from './testing.ts';
+import { listen, rawSocket, upgradeStatus } from './testing.ts';
 
 const connect = (heartbeat: string) => `CONNECT\naccept-version:1.2\nheart-beat:${heartbeat}\n\n\0`;
 
@@ -66,5 +66,58 @@ describe.each(testDrivers)('STOMP timeouts (%s)', (driver) => {
     expect(raw.ws.readyState).toBe(raw.ws.OPEN);
     expect(raw.frames.size).toBe(0);
     raw.ws.close();
+  });
+});
+
+describe.each(testDrivers)('STOMP connection limits (%s)', (driver) => {
+  let database: TestDatabase;
+  let behindProxy: TestApp;
+  let direct: TestApp;
+  let proxied: string;
+  let plain: string;
+  // Sockets stay unCONNECTed for as long as a test needs them.
+  const limits = { REALTIME_MAX_CONNECTIONS_PER_IP: '2', REALTIME_CONNECT_TIMEOUT_MS: '60000' };
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    behindProxy = await buildTestApp(database, {
+      ...limits,
+      REALTIME_MAX_CONNECTIONS: '5',
+      TRUST_PROXY: '127.0.0.1',
+    });
+    proxied = await listen(behindProxy.app);
+    direct = await buildTestApp(database, limits);
+    plain = await listen(direct.app);
+  });
+
+  afterAll(async () => {
+    await behindProxy?.app.close();
+    await direct?.app.close();
+    await database?.close();
+  });
+
+  it('caps sockets per client address (429) and in all (503), with addresses from a trusted proxy', async () => {
+    const open = [await rawSocket(proxied), await rawSocket(proxied)];
+    expect(await upgradeStatus(proxied)).toBe(429);
+    // Behind the trusted proxy, each client its own allowance.
+    open.push(await rawSocket(proxied, from('198.51.100.1')));
+    open.push(await rawSocket(proxied, from('198.51.100.1')));
+    expect(await upgradeStatus(proxied, from('198.51.100.1'))).toBe(429);
+    open.push(await rawSocket(proxied, from('198.51.100.2')));
+    expect(await upgradeStatus(proxied, from('198.51.100.3'))).toBe(503);
+    // A socket that closes makes room.
+    open[0]?.ws.close();
+    await expect.poll(() => upgradeStatus(proxied, from('198.51.100.3'))).toBe('open');
+    for (const socket of open) socket.ws.close();
+  });
+
+  it('ignores X-Forwarded-For from a client that is not a trusted proxy', async () => {
+    const open = [
+      await rawSocket(plain, from('198.51.100.1')),
+      await rawSocket(plain, from('198.51.100.2')),
+    ];
+    expect(await upgradeStatus(plain, from('198.51.100.3'))).toBe(429);
+    for (const socket of open) socket.ws.close();
   });
 });

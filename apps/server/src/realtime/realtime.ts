@@ -13,6 +13,7 @@ import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import type { Caller } from '../modules/access/caller.ts';
+import { createAdmission } from './admission.ts';
 import { LocalBroker } from './broker.ts';
 import { connectBus, type RealtimeBus } from './bus.ts';
 import type { CallAuthorizer } from './realtime.policy.ts';
@@ -90,6 +91,7 @@ export async function registerRealtime(
     clock: deps.clock,
   });
   const connections = new Set<StompConnection>();
+  const admit = createAdmission(deps.config);
   const wss = new WebSocketServer({
     noServer: true,
     // A message a little over the frame limit still gets a STOMP ERROR; far over, a close 1009.
@@ -127,6 +129,12 @@ export async function registerRealtime(
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (pathname !== realtimePath) {
       reject(socket, 404, 'Not Found');
+      return;
+    }
+    const refusal = admit(request, socket);
+    if (refusal) {
+      if (refusal.status === 503) log.warn('realtime: connection limit reached; refusing');
+      reject(socket, refusal.status, refusal.text);
       return;
     }
     socket.on('error', () => socket.destroy());

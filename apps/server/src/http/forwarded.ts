@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+
+export type Forwarded = {
+  /** The client's address: Fastify's `request.ip`. */
+  ip(request: IncomingMessage): string;
+};
+
+/**
+ * Fastify's reading of `X-Forwarded-*` under TRUST_PROXY (only from the proxies it names, or
+ * from any with `true`), for raw requests Fastify never routes: the WebSocket upgrade of
+ * /wss. The same library and the same rule as fastify/lib/request.js.
+ */
+export function forwarded(trustProxy: boolean | string): Forwarded {
+  const trusted =
+    typeof trustProxy === 'string'
+      ? proxyAddr.compile(trustProxy.split(',').map((entry) => entry.trim()))
+      : () => trustProxy;
+  return {
+    ip(request) {
+      return proxyAddr.all(request, trusted).at(-1) ?? '';
+    },
+  };
+}
