@@ -4,6 +4,8 @@ import proxyAddr from '@fastify/proxy-addr';
 export type Forwarded = {
   /** The client's address: Fastify's `request.ip`. */
   ip(request: IncomingMessage): string;
+  /** The host the client asked for: Fastify's `request.host`. */
+  host(request: IncomingMessage): string;
 };
 
 /**
@@ -19,6 +21,15 @@ export function forwarded(trustProxy: boolean | string): Forwarded {
   return {
     ip(request) {
       return proxyAddr.all(request, trusted).at(-1) ?? '';
+    },
+    host(request) {
+      const forwardedHost = request.headers['x-forwarded-host'];
+      const peer = request.socket.remoteAddress;
+      if (typeof forwardedHost === 'string' && peer !== undefined && trusted(peer, 0)) {
+        // Each proxy appends its own: the nearest one's is last.
+        return forwardedHost.slice(forwardedHost.lastIndexOf(',') + 1).trim();
+      }
+      return request.headers.host ?? '';
     },
   };
 }

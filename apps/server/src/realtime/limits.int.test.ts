@@ -121,3 +121,45 @@ describe.each(testDrivers)('STOMP connection limits (%s)', (driver) => {
     for (const socket of open) socket.ws.close();
   });
 });
+
+describe.each(testDrivers)('STOMP upgrade Origin (%s)', (driver) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let base: string;
+  const origin = (value: string, more: Record<string, string> = {}) => ({ origin: value, ...more });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    t = await buildTestApp(database, {
+      PUBLIC_URL: 'https://queue.example.com',
+      CORS_ORIGINS: 'https://partner.example.com',
+      TRUST_PROXY: '127.0.0.1',
+    });
+    base = await listen(t.app);
+  });
+
+  afterAll(async () => {
+    await t?.app.close();
+    await database?.close();
+  });
+
+  it('refuses a page of another site with 403', async () => {
+    expect(await upgradeStatus(base, origin('https://evil.example.com'))).toBe(403);
+    expect(await upgradeStatus(base, origin('null'))).toBe(403);
+    // The right host on another port is another site.
+    expect(await upgradeStatus(base, origin('https://queue.example.com:8443'))).toBe(403);
+  });
+
+  it('accepts its own pages, the CORS_ORIGINS sites and clients that are not browsers', async () => {
+    expect(await upgradeStatus(base, origin('https://queue.example.com'))).toBe('open');
+    expect(await upgradeStatus(base, origin('https://partner.example.com'))).toBe('open');
+    // The host the request was sent to (Vite's dev proxy keeps the page's).
+    expect(await upgradeStatus(base, origin(new URL(base).origin.replace('ws:', 'http:')))).toBe(
+      'open',
+    );
+    // ...or, from a trusted proxy, the host it forwarded.
+    const front = { 'x-forwarded-host': 'front.example.com' };
+    expect(await upgradeStatus(base, origin('https://front.example.com', front))).toBe('open');
+    expect(await upgradeStatus(base)).toBe('open');
+  });
+});
