@@ -74,6 +74,7 @@ describe('configuration', () => {
       heartbeatMs: 20_000,
       connectTimeoutMs: 5_000,
       idleTimeoutMs: 120_000,
+      slowConsumerTimeoutMs: 30_000,
       maxConnections: 10_000,
       maxConnectionsPerIp: 50,
     });

@@ -214,6 +214,7 @@ const envSchema = z.object({
   REALTIME_HEARTBEAT_MS: milliseconds.min(100, 'must be at least 100').default(20_000),
   REALTIME_CONNECT_TIMEOUT_MS: milliseconds.min(100, 'must be at least 100').default(5_000),
   REALTIME_IDLE_TIMEOUT_MS: milliseconds.min(200, 'must be at least 200').default(120_000),
+  REALTIME_SLOW_CONSUMER_TIMEOUT_MS: milliseconds.min(100, 'must be at least 100').default(30_000),
   REALTIME_MAX_CONNECTIONS: perWindow.default(10_000),
   REALTIME_MAX_CONNECTIONS_PER_IP: perWindow.default(50),
   // Video meetings: ICE servers for the browsers' peer connections (STUN, and a TURN relay).
@@ -365,6 +366,8 @@ export type RealtimeConfig = Readonly<{
   connectTimeoutMs: number;
   /** A connection from which nothing (not even a heart-beat) arrives for this long is closed. */
   idleTimeoutMs: number;
+  /** A client that stays too far behind the messages sent to it for this long is closed. */
+  slowConsumerTimeoutMs: number;
   /** Sockets open at once on this instance, in all and per client IP (0 = no limit). */
   maxConnections: number;
   maxConnectionsPerIp: number;
@@ -582,6 +585,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: e.REALTIME_HEARTBEAT_MS,
       connectTimeoutMs: e.REALTIME_CONNECT_TIMEOUT_MS,
       idleTimeoutMs: e.REALTIME_IDLE_TIMEOUT_MS,
+      slowConsumerTimeoutMs: e.REALTIME_SLOW_CONSUMER_TIMEOUT_MS,
       maxConnections: e.REALTIME_MAX_CONNECTIONS,
       maxConnectionsPerIp: e.REALTIME_MAX_CONNECTIONS_PER_IP,
     }),

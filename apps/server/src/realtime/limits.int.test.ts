@@ -1,7 +1,8 @@
+import { topics } from '@upnext/contract/realtime-topics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../test/database.ts';
-import { listen, rawSocket, upgradeStatus } from './testing.ts';
+import { createSessionFixture, type Inbox, listen, rawSocket, upgradeStatus } from './testing.ts';
 
 const connect = (heartbeat: string) => `CONNECT\naccept-version:1.2\nheart-beat:${heartbeat}\n\n\0`;
 
@@ -161,5 +162,91 @@ describe.each(testDrivers)('STOMP upgrade Origin (%s)', (driver) => {
     const front = { 'x-forwarded-host': 'front.example.com' };
     expect(await upgradeStatus(base, origin('https://front.example.com', front))).toBe('open');
     expect(await upgradeStatus(base)).toBe('open');
+  });
+});
+
+// A client that stops reading: its socket is paused, so what the server sends piles up first
+// in the kernel's buffers (a few MiB on loopback), then in the server's.
+describe.each(testDrivers)('STOMP slow consumers (%s)', (driver) => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let base: string;
+  let destination: string;
+  const pad = 'x'.repeat(128 * 1024);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(driver);
+    t = await buildTestApp(database, { REALTIME_SLOW_CONSUMER_TIMEOUT_MS: '2000' });
+    base = await listen(t.app);
+    destination = topics.session((await createSessionFixture(database.db)).sessionId);
+  });
+
+  afterAll(async () => {
+    await t?.app.close();
+    await database?.close();
+  });
+
+  async function pausedSubscriber() {
+    const raw = await rawSocket(base);
+    raw.ws.send(connect('0,0'));
+    expect((await raw.frames.next()).split('\n')[0]).toBe('CONNECTED');
+    raw.ws.send(`SUBSCRIBE\nid:s\ndestination:${destination}\nreceipt:r\n\n\0`);
+    expect(await raw.frames.next()).toBe('RECEIPT\nreceipt-id:r\n\n\0');
+    raw.ws.pause();
+    return raw;
+  }
+
+  /** The frames that arrive until (and with) the first one `last` picks out. */
+  async function readUntil(frames: Inbox<string>, last: (frame: string) => boolean) {
+    const read: string[] = [];
+    for (;;) {
+      const frame = await frames.next();
+      read.push(frame);
+      if (last(frame)) return read;
+    }
+  }
+  const n = (frame: string) => Number(/"n":(\d+)/.exec(frame)?.[1]);
+
+  it('holds back what a lagging client cannot take, then sends the latest marked x-dropped', async () => {
+    const raw = await pausedSubscriber();
+    const count = 120; // 15 MiB: more than the kernel takes
+    for (let i = 0; i < count; i++) t.app.realtime.publisher.publish(destination, { n: i, pad });
+    raw.ws.resume();
+    const got = await readUntil(raw.frames, (frame) => n(frame) === count - 1);
+    const latest = got.at(-1) ?? '';
+    const dropped = Number(/\nx-dropped:(\d+)\n/.exec(latest)?.[1]);
+    // What arrived came in order; what did not is counted on the latest.
+    expect(got.map(n)).toEqual([...got.keys()].map((i) => (i < got.length - 1 ? i : count - 1)));
+    expect(dropped).toBeGreaterThan(0);
+    expect(got.length + dropped).toBe(count);
+    expect(got.slice(0, -1).some((frame) => frame.includes('x-dropped'))).toBe(false);
+    // Caught up: messages flow as before.
+    t.app.realtime.publisher.publish(destination, { n: count });
+    const next = await raw.frames.next();
+    expect(n(next)).toBe(count);
+    expect(next).not.toContain('x-dropped');
+    raw.ws.close();
+  });
+
+  it('tells a client that stays behind for the slow-consumer timeout, then closes it', async () => {
+    const raw = await pausedSubscriber();
+    for (let i = 0; i < 120; i++) t.app.realtime.publisher.publish(destination, { n: i, pad });
+    // The server gives up on it (and drops its subscription) while the client still sleeps.
+    await expect.poll(() => t.app.realtime.stats().subscriptions, { timeout: 10_000 }).toBe(0);
+    raw.ws.resume();
+    const error = (await readUntil(raw.frames, (f) => f.startsWith('ERROR'))).at(-1) ?? '';
+    expect(error).toContain('message:Slow consumer');
+    expect(error).toContain('Messages to this connection have waited for more than 2000 ms.');
+    expect(await raw.closed).toBe(1008);
+  });
+
+  it('tells a client more than 4 MiB behind at once, then closes it', async () => {
+    const raw = await pausedSubscriber();
+    t.app.realtime.publisher.publish(destination, { n: 0, pad: pad.repeat(128) }); // 16 MiB
+    await expect.poll(() => t.app.realtime.stats().subscriptions, { timeout: 10_000 }).toBe(0);
+    raw.ws.resume();
+    const error = (await readUntil(raw.frames, (f) => f.startsWith('ERROR'))).at(-1) ?? '';
+    expect(error).toContain('More than 4194304 bytes sent to this connection are unread.');
+    expect(await raw.closed).toBe(1008);
   });
 });
