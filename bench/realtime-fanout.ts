@@ -35,7 +35,14 @@ function percentile(values: number[], p: number): number {
 
 const database = await openDatabase({ driver: 'pglite' });
 await database.migrate();
-const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', SEED_DEMO_DATA: 'false' });
+const config = loadConfig({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  SEED_DEMO_DATA: 'false',
+  // Thousands of clients from one address, silent (heart-beat 0,0) between rounds.
+  REALTIME_MAX_CONNECTIONS_PER_IP: '0',
+  REALTIME_IDLE_TIMEOUT_MS: '3600000',
+});
 const lifecycle = createLifecycle();
 const app = await buildApp({ config, database, lifecycle, authKeys: ephemeralKeys(undefined) });
 await app.listen({ host: '127.0.0.1', port: 0 });

@@ -56,13 +56,31 @@ describe('configuration', () => {
     ],
     ['REALTIME_BUS_URL', 'redis://', /REALTIME_BUS_URL: must be a redis/],
     ['REALTIME_HEARTBEAT_MS', '10', /REALTIME_HEARTBEAT_MS: must be at least 100/],
+    ['REALTIME_MAX_CONNECTIONS', '-1', /REALTIME_MAX_CONNECTIONS: must not be negative/],
+    ['REALTIME_CONNECT_TIMEOUT_MS', '5s', /REALTIME_CONNECT_TIMEOUT_MS: must be a whole number/],
+    [
+      'REALTIME_IDLE_TIMEOUT_MS',
+      '30000',
+      /REALTIME_IDLE_TIMEOUT_MS: must be at least twice REALTIME_HEARTBEAT_MS \(40000\)/,
+    ],
   ])('names the bad variable %s=%s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  it('takes the realtime bus and heart-beat, with no bus and 20000 ms by default', () => {
-    expect(loadConfig({}).realtime).toEqual({ busUrl: undefined, heartbeatMs: 20_000 });
+  it('takes the realtime bus, heart-beat, timeouts and connection limits', () => {
+    expect(loadConfig({}).realtime).toEqual({
+      busUrl: undefined,
+      heartbeatMs: 20_000,
+      connectTimeoutMs: 5_000,
+      idleTimeoutMs: 120_000,
+      slowConsumerTimeoutMs: 30_000,
+      maxConnections: 10_000,
+      maxConnectionsPerIp: 50,
+    });
+    expect(loadConfig({ REALTIME_MAX_CONNECTIONS_PER_IP: '0' }).realtime.maxConnectionsPerIp).toBe(
+      0,
+    );
     expect(loadConfig({ REALTIME_BUS_URL: 'nats://127.0.0.1:4222' }).realtime.busUrl).toBe(
       'nats://127.0.0.1:4222',
     );

@@ -17,7 +17,12 @@ const seconds = z.coerce
   .int('must be a whole number of seconds')
   .min(0, 'must not be negative');
 
-/** A request count per window (per client IP); 0 switches the limit off. */
+const milliseconds = z.coerce
+  .number({ error: 'must be a whole number of milliseconds' })
+  .int('must be a whole number of milliseconds')
+  .min(0, 'must not be negative');
+
+/** A count limit: requests per window (per client IP), connections at once; 0 switches it off. */
 const perWindow = z.coerce
   .number({ error: 'must be a whole number' })
   .int('must be a whole number')
@@ -210,17 +215,18 @@ const envSchema = z.object({
     .default(6),
   SMS_MAX_FREQUENCY: seconds.default(60),
   RATE_LIMIT_SMS_SENT: perWindow.default(30),
-  // Realtime (STOMP over WebSocket at /wss): the bus between instances, and heart-beats.
+  // Realtime (STOMP over WebSocket at /wss): the bus between instances, heart-beats, timeouts.
   REALTIME_BUS_URL: z
     .string()
     .regex(/^(redis|rediss|nats):\/\/[^\s/]+/, 'must be a redis://, rediss:// or nats:// URL')
     .refine((value) => URL.canParse(value), 'must be a redis://, rediss:// or nats:// URL')
     .optional(),
-  REALTIME_HEARTBEAT_MS: z.coerce
-    .number({ error: 'must be a whole number of milliseconds' })
-    .int('must be a whole number of milliseconds')
-    .min(100, 'must be at least 100')
-    .default(20_000),
+  REALTIME_HEARTBEAT_MS: milliseconds.min(100, 'must be at least 100').default(20_000),
+  REALTIME_CONNECT_TIMEOUT_MS: milliseconds.min(100, 'must be at least 100').default(5_000),
+  REALTIME_IDLE_TIMEOUT_MS: milliseconds.min(200, 'must be at least 200').default(120_000),
+  REALTIME_SLOW_CONSUMER_TIMEOUT_MS: milliseconds.min(100, 'must be at least 100').default(30_000),
+  REALTIME_MAX_CONNECTIONS: perWindow.default(10_000),
+  REALTIME_MAX_CONNECTIONS_PER_IP: perWindow.default(50),
   // Video meetings: ICE servers for the browsers' peer connections (STUN, and a TURN relay).
   STUN_URLS: iceUrlList(['stun', 'stuns']).optional(),
   TURN_URLS: iceUrlList(['turn', 'turns']).optional(),
@@ -365,11 +371,20 @@ export type IceConfig = Readonly<{
   turn: Readonly<{ urls: readonly string[]; secret: string; ttlSeconds: number }> | null;
 }>;
 
-type RealtimeConfig = Readonly<{
+export type RealtimeConfig = Readonly<{
   /** Redis or NATS carrying events between instances; none for a single instance. */
   busUrl: string | undefined;
   /** What the server offers and asks for in the STOMP heart-beat negotiation. */
   heartbeatMs: number;
+  /** A socket that has not sent CONNECT by then is closed. */
+  connectTimeoutMs: number;
+  /** A connection from which nothing (not even a heart-beat) arrives for this long is closed. */
+  idleTimeoutMs: number;
+  /** A client that stays too far behind the messages sent to it for this long is closed. */
+  slowConsumerTimeoutMs: number;
+  /** Sockets open at once on this instance, in all and per client IP (0 = no limit). */
+  maxConnections: number;
+  maxConnectionsPerIp: number;
 }>;
 
 export type AuthConfig = Readonly<{
@@ -487,6 +502,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : 'Invalid configuration:\n  STRIPE_SECRET_KEY: must be set with STRIPE_WEBHOOK_SECRET',
     );
   }
+  // A client beating as often as the server asks must never look idle.
+  if (e.REALTIME_IDLE_TIMEOUT_MS < 2 * e.REALTIME_HEARTBEAT_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  REALTIME_IDLE_TIMEOUT_MS: must be at least twice REALTIME_HEARTBEAT_MS (${2 * e.REALTIME_HEARTBEAT_MS})`,
+    );
+  }
   if (Boolean(e.TURN_URLS?.length) !== Boolean(e.TURN_SECRET)) {
     throw new ConfigError(
       e.TURN_SECRET
@@ -586,6 +607,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtime: Object.freeze({
       busUrl: e.REALTIME_BUS_URL,
       heartbeatMs: e.REALTIME_HEARTBEAT_MS,
+      connectTimeoutMs: e.REALTIME_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: e.REALTIME_IDLE_TIMEOUT_MS,
+      slowConsumerTimeoutMs: e.REALTIME_SLOW_CONSUMER_TIMEOUT_MS,
+      maxConnections: e.REALTIME_MAX_CONNECTIONS,
+      maxConnectionsPerIp: e.REALTIME_MAX_CONNECTIONS_PER_IP,
     }),
     ice: Object.freeze({
       stunUrls: Object.freeze(e.STUN_URLS ?? []),

@@ -8,6 +8,13 @@ export const stompHeartbeatMs = 20_000;
 export const reconnectDelayMs = 5000;
 export const maxReconnectAttempts = 100;
 
+/**
+ * A MESSAGE header: the server skipped this many earlier messages of the subscription while
+ * the client was too far behind to take them. The message itself is the latest; whatever the
+ * skipped ones changed is to be read again.
+ */
+export const droppedHeader = 'x-dropped';
+
 export const topics = {
   session: (sessionId: string) => `/topic/session/${sessionId}`,
   user: (subscribeId: string) => `/topic/user/${subscribeId}`,

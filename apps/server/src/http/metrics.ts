@@ -60,7 +60,7 @@ export function registerMetrics(
     help: 'Open STOMP connections at /wss on this instance',
     registers: [registry],
     collect() {
-      this.set(deps.realtime.connectionCount());
+      this.set(deps.realtime.stats().connections);
     },
   });
   new Gauge({
@@ -68,7 +68,7 @@ export function registerMetrics(
     help: 'STOMP subscriptions on this instance',
     registers: [registry],
     collect() {
-      this.set(deps.realtime.broker.subscriptionCount());
+      this.set(deps.realtime.stats().subscriptions);
     },
   });
   new Gauge({

@@ -20,6 +20,19 @@ const ALLOWED_HEADERS = [
 /** Response headers browsers may read cross-origin (auth-js needs the first three). */
 const EXPOSED_HEADERS = ['X-Supabase-Api-Version', 'X-Total-Count', 'Link', 'X-Request-Id'];
 
+/**
+ * The one rule for which web pages may use this server with their user's credentials: the
+ * pages it serves itself (the origin of PUBLIC_URL, or of the host the request was sent to,
+ * as through Vite's dev proxy) and those of the sites in CORS_ORIGINS. CORS answers by it,
+ * and /wss refuses an upgrade from any other page (realtime/admission.ts).
+ */
+export function isAllowedOrigin(config: Config, origin: string, host: string): boolean {
+  if (config.corsOrigins.includes(origin)) return true;
+  if (!URL.canParse(origin)) return false; // "null": a sandboxed frame or a local file
+  const page = new URL(origin);
+  return page.origin === new URL(config.publicUrl).origin || page.host === host.toLowerCase();
+}
+
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const sentryOrigin = config.sentryDsn ? new URL(config.sentryDsn).origin : null;
   await app.register(fastifyHelmet, {
@@ -56,12 +69,19 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     );
   });
 
-  await app.register(fastifyCors, {
-    origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
+  const cors = {
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
+  };
+  await app.register(fastifyCors, {
+    // Per request, since the rule needs the host it was sent to.
+    delegator: (request, callback) => {
+      const origin = request.headers.origin;
+      const allowed = origin !== undefined && isAllowedOrigin(config, origin, request.host);
+      callback(null, { ...cors, origin: allowed });
+    },
   });
 }

@@ -9,7 +9,6 @@ export type Subscriber = {
 
 export class LocalBroker {
   private readonly byDestination = new Map<string, Set<Subscriber>>();
-  private subscriptions = 0;
 
   add(destination: string, subscriber: Subscriber): void {
     let set = this.byDestination.get(destination);
@@ -17,14 +16,13 @@ export class LocalBroker {
       set = new Set();
       this.byDestination.set(destination, set);
     }
-    if (!set.has(subscriber)) this.subscriptions++;
     set.add(subscriber);
   }
 
   remove(destination: string, subscriber: Subscriber): void {
     const set = this.byDestination.get(destination);
     if (!set) return;
-    if (set.delete(subscriber)) this.subscriptions--;
+    set.delete(subscriber);
     if (set.size === 0) this.byDestination.delete(destination);
   }
 
@@ -33,11 +31,6 @@ export class LocalBroker {
     if (!set) return 0;
     for (const subscriber of set) subscriber.deliver(destination, body);
     return set.size;
-  }
-
-  /** Subscriptions of every destination on this instance. */
-  subscriptionCount(): number {
-    return this.subscriptions;
   }
 
   subscriberCount(destination: string): number {

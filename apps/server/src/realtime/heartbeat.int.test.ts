@@ -83,7 +83,7 @@ describe('STOMP connections at shutdown', () => {
     await raw.frames.next();
     await t.app.close();
     expect(await raw.closed).toBe(1001);
-    expect(t.app.realtime.connectionCount()).toBe(0);
+    expect(t.app.realtime.stats()).toEqual({ connections: 0, subscriptions: 0 });
     await database.close();
   });
 });

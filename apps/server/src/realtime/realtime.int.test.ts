@@ -318,6 +318,20 @@ describe.each(testDrivers)('realtime STOMP endpoint (%s)', (driver) => {
     await watcher.close();
   });
 
+  it('counts open connections and their subscriptions', async () => {
+    // Every earlier test closed its clients; the server may still be seeing the last one go.
+    await expect.poll(() => t.app.realtime.stats()).toEqual({ connections: 0, subscriptions: 0 });
+    const one = await connectStomp(base);
+    await one.subscribe(topics.session(publicSession.sessionId));
+    const two = await connectStomp(wssUrl(base, staff.accessToken));
+    await two.subscribe(topics.session(publicSession.sessionId));
+    await two.subscribe(topics.user(staffSubscribeId));
+    expect(t.app.realtime.stats()).toEqual({ connections: 2, subscriptions: 3 });
+    await two.close();
+    await expect.poll(() => t.app.realtime.stats()).toEqual({ connections: 1, subscriptions: 1 });
+    await one.close();
+  });
+
   it('stops delivering after UNSUBSCRIBE', async () => {
     const watcher = await connectStomp(base);
     const destination = topics.session(publicSession.sessionId);

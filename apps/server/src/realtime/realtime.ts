@@ -13,6 +13,7 @@ import type { Clock } from '../lib/clock.ts';
 import { AppError } from '../lib/errors.ts';
 import type { EventPublisher } from '../lib/events.ts';
 import type { Caller } from '../modules/access/caller.ts';
+import { createAdmission } from './admission.ts';
 import { LocalBroker } from './broker.ts';
 import { connectBus, type RealtimeBus } from './bus.ts';
 import type { CallAuthorizer } from './realtime.policy.ts';
@@ -36,8 +37,8 @@ export type Realtime = {
   /** Delivers to this instance's subscribers and, with a bus, to every other instance's. */
   publisher: EventPublisher;
   broker: LocalBroker;
-  /** Open STOMP connections on this instance. */
-  connectionCount(): number;
+  /** Open STOMP connections on this instance and their subscriptions (for /metrics). */
+  stats(): { connections: number; subscriptions: number };
 };
 
 declare module 'fastify' {
@@ -90,6 +91,7 @@ export async function registerRealtime(
     clock: deps.clock,
   });
   const connections = new Set<StompConnection>();
+  const admit = createAdmission(deps.config);
   const wss = new WebSocketServer({
     noServer: true,
     // A message a little over the frame limit still gets a STOMP ERROR; far over, a close 1009.
@@ -129,6 +131,12 @@ export async function registerRealtime(
       reject(socket, 404, 'Not Found');
       return;
     }
+    const refusal = admit(request, socket);
+    if (refusal) {
+      if (refusal.status === 503) log.warn('realtime: connection limit reached; refusing');
+      reject(socket, refusal.status, refusal.text);
+      return;
+    }
     socket.on('error', () => socket.destroy());
     authenticate(request).then(
       ({ caller, token, expiresAt }) => {
@@ -140,7 +148,7 @@ export async function registerRealtime(
             broker,
             authorizeCall: deps.authorizeCall,
             forward: publish,
-            heartbeatMs: deps.config.realtime.heartbeatMs,
+            config: deps.config.realtime,
             stillSignedIn: () => stillSignedIn(token),
             log,
             id: randomUUID(),
@@ -197,7 +205,15 @@ export async function registerRealtime(
     await bus?.close();
   });
 
-  const realtime: Realtime = { publisher, broker, connectionCount: () => connections.size };
+  const realtime: Realtime = {
+    publisher,
+    broker,
+    stats() {
+      let subscriptions = 0;
+      for (const connection of connections) subscriptions += connection.subscriptionCount;
+      return { connections: connections.size, subscriptions };
+    },
+  };
   app.decorate('realtime', realtime);
   return realtime;
 }

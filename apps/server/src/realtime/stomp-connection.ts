@@ -1,7 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { callMessageMaxBytes } from '@upnext/contract/meetings';
+import { droppedHeader } from '@upnext/contract/realtime-topics';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { RealtimeConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Caller } from '../modules/access/caller.ts';
 import type { LocalBroker, Subscriber } from './broker.ts';
@@ -24,8 +26,17 @@ export const stompLimits = {
   maxFrameBytes: callMessageMaxBytes + 4096,
   maxHeaders: 64,
   maxSubscriptions: 100,
-  /** Unsent bytes a client may fall behind by before it is dropped as a slow consumer. */
+  /**
+   * A slow consumer: past `slowConsumerBytes` unsent, a connection is behind and gets no more
+   * MESSAGEs. Each subscription keeps only its latest (topics mostly carry whole states) and
+   * sends it with `x-dropped` once the backlog is down to `resumeBytes`. Past `maxBufferedBytes`,
+   * or behind for longer than the slow-consumer timeout, the client gets an ERROR and is closed.
+   */
+  slowConsumerBytes: 1024 * 1024,
+  resumeBytes: 256 * 1024,
   maxBufferedBytes: 4 * 1024 * 1024,
+  /** How often a connection that is behind looks whether it caught up. */
+  drainCheckMs: 50,
   /**
    * SEND frames per connection: a token bucket of `sendBurst`, refilled at `sendPerSecond`.
    * A call's set-up (an offer and a trickle of ICE candidates) stays well inside it.
@@ -41,7 +52,8 @@ export type ConnectionDeps = {
   authorizeCall: CallAuthorizer;
   /** Delivers a forwarded call message here and on the bus. */
   forward(destination: string, body: string): void;
-  heartbeatMs: number;
+  /** Heart-beat interval and timeouts. */
+  config: RealtimeConfig;
   /**
    * For signed-in connections: whether the token's session is still live (not logged out,
    * user not banned). Asked before every SUBSCRIBE and SEND, so a logout takes effect there.
@@ -54,7 +66,12 @@ export type ConnectionDeps = {
 /** WebSocket close codes used after an ERROR frame or when a peer goes silent. */
 const closeCodes = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008 } as const;
 
-type Subscription = Subscriber & { id: string; destination: string };
+type Subscription = Subscriber & {
+  id: string;
+  destination: string;
+  /** While the connection is behind: the latest message, and how many it replaced. */
+  pending?: { body: string; dropped: number };
+};
 
 /**
  * One client's STOMP session over one WebSocket. Frames are handled strictly in order (a
@@ -71,8 +88,12 @@ export class StompConnection {
   private sendTokens: number = stompLimits.sendBurst;
   private sendTokensAt = performance.now();
   private lastReceivedAt = Date.now();
+  private connectTimer: NodeJS.Timeout | undefined;
   private sendTimer: NodeJS.Timeout | undefined;
   private checkTimer: NodeJS.Timeout | undefined;
+  /** When the connection fell behind (a slow consumer), while it is. */
+  private behindSince: number | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
   /** Negotiated intervals (0 = none), for tests and logs. */
   outgoingHeartbeatMs = 0;
   incomingHeartbeatMs = 0;
@@ -86,10 +107,21 @@ export class StompConnection {
       deps.log.debug({ err: error, connection: deps.id }, 'realtime: socket error');
       this.cleanUp();
     });
+    // An open socket that never says CONNECT would otherwise be held for as long as it likes.
+    const connectTimeoutMs = deps.config.connectTimeoutMs;
+    this.connectTimer = setTimeout(() => {
+      if (this.state !== 'connecting') return;
+      this.fail('CONNECT timeout', `Send CONNECT within ${connectTimeoutMs} ms of opening.`);
+    }, connectTimeoutMs);
+    this.connectTimer.unref();
   }
 
   get closed(): boolean {
     return this.state === 'closed';
+  }
+
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
   }
 
   /** Clean close from the server (shutdown, or the access token expired). */
@@ -237,10 +269,11 @@ export class StompConnection {
     // STOMP 1.2: each side sends at most as often as the other wants and it can.
     const clientSends = Number(heartbeat[1]);
     const clientWants = Number(heartbeat[2]);
-    const serverMs = this.deps.heartbeatMs;
+    const serverMs = this.deps.config.heartbeatMs;
     this.outgoingHeartbeatMs = clientWants === 0 ? 0 : Math.max(serverMs, clientWants);
     this.incomingHeartbeatMs = clientSends === 0 ? 0 : Math.max(serverMs, clientSends);
     this.state = 'connected';
+    clearTimeout(this.connectTimer);
     this.send(
       serializeFrame('CONNECTED', {
         version: '1.2',
@@ -256,18 +289,26 @@ export class StompConnection {
       }, this.outgoingHeartbeatMs);
       this.sendTimer.unref();
     }
-    if (this.incomingHeartbeatMs > 0) {
-      // Some slack for a busy network or machine: dead after twice the interval of silence.
-      const grace = this.incomingHeartbeatMs * 2;
-      this.checkTimer = setInterval(() => {
-        if (Date.now() - this.lastReceivedAt > grace) {
-          this.deps.log.debug({ connection: this.deps.id }, 'realtime: no heart-beat; closing');
-          this.cleanUp();
-          this.ws.terminate();
-        }
-      }, this.incomingHeartbeatMs);
-      this.checkTimer.unref();
-    }
+    // Silence ends every connection. A client that promised heart-beats is dead after twice
+    // its interval (some slack for a busy network or machine) and is cut off; one that sends
+    // none (0,0) or very few is idle after the idle timeout and is told so.
+    const idleMs = this.deps.config.idleTimeoutMs;
+    const beating = this.incomingHeartbeatMs > 0 && this.incomingHeartbeatMs * 2 < idleMs;
+    const silenceMs = beating ? this.incomingHeartbeatMs * 2 : idleMs;
+    this.checkTimer = setInterval(() => {
+      if (Date.now() - this.lastReceivedAt <= silenceMs) return;
+      if (!beating) {
+        this.fail(
+          'Idle timeout',
+          `Nothing received for ${silenceMs} ms. Send heart-beats (heart-beat:${serverMs},${serverMs}) to stay connected.`,
+        );
+        return;
+      }
+      this.deps.log.debug({ connection: this.deps.id }, 'realtime: no heart-beat; closing');
+      this.cleanUp();
+      this.ws.terminate();
+    }, silenceMs / 2);
+    this.checkTimer.unref();
   }
 
   private async subscribe(frame: StompFrame): Promise<boolean> {
@@ -308,7 +349,7 @@ export class StompConnection {
     const subscription: Subscription = {
       id,
       destination,
-      deliver: (dest, body) => this.deliver(id, dest, body),
+      deliver: (_destination, body) => this.deliver(subscription, body),
     };
     this.subscriptions.set(id, subscription);
     this.deps.broker.add(destination, subscription);
@@ -401,40 +442,81 @@ export class StompConnection {
     return false;
   }
 
-  private deliver(subscriptionId: string, destination: string, body: string): void {
+  private deliver(subscription: Subscription, body: string): void {
     if (this.state !== 'connected') return;
-    if (this.ws.bufferedAmount > stompLimits.maxBufferedBytes) {
-      this.deps.log.warn({ connection: this.deps.id }, 'realtime: slow consumer dropped');
-      this.cleanUp();
-      this.ws.terminate();
+    if (this.behindSince === undefined) {
+      this.sendMessage(subscription, body, 0);
       return;
     }
+    // Only the latest waits; those it replaces are counted, so the client knows to re-read.
+    const dropped = subscription.pending ? subscription.pending.dropped + 1 : 0;
+    subscription.pending = { body, dropped };
+  }
+
+  private sendMessage(subscription: Subscription, body: string, dropped: number): void {
     this.messageCount++;
-    this.send(
-      serializeFrame(
-        'MESSAGE',
-        {
-          subscription: subscriptionId,
-          'message-id': `${this.deps.id}-${this.messageCount}`,
-          destination,
-          'content-type': 'application/json',
-        },
-        body,
-      ),
-    );
+    const headers: StompHeaders = {
+      subscription: subscription.id,
+      'message-id': `${this.deps.id}-${this.messageCount}`,
+      destination: subscription.destination,
+      'content-type': 'application/json',
+    };
+    if (dropped > 0) headers[droppedHeader] = String(dropped);
+    this.send(serializeFrame('MESSAGE', headers, body));
   }
 
   private send(frame: Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     // Text frames carry UTF-8 only; anything else goes as a binary WebSocket frame.
     this.ws.send(frame, { binary: !isUtf8(frame) });
+    const behind = this.ws.bufferedAmount > stompLimits.slowConsumerBytes;
+    if (behind && this.behindSince === undefined && this.state === 'connected') {
+      this.behindSince = Date.now();
+      this.drainTimer = setInterval(() => this.checkBehind(), stompLimits.drainCheckMs);
+      this.drainTimer.unref();
+      this.deps.log.debug({ connection: this.deps.id }, 'realtime: slow consumer; holding back');
+    }
+  }
+
+  private checkBehind(): void {
+    if (this.behindSince === undefined) return;
+    const buffered = this.ws.bufferedAmount;
+    if (buffered <= stompLimits.resumeBytes) {
+      this.catchUp();
+      return;
+    }
+    const timeoutMs = this.deps.config.slowConsumerTimeoutMs;
+    const reason =
+      buffered > stompLimits.maxBufferedBytes
+        ? `More than ${stompLimits.maxBufferedBytes} bytes sent to this connection are unread.`
+        : Date.now() - this.behindSince > timeoutMs
+          ? `Messages to this connection have waited for more than ${timeoutMs} ms.`
+          : undefined;
+    if (reason === undefined) return;
+    this.deps.log.warn({ connection: this.deps.id }, 'realtime: slow consumer closed');
+    this.fail('Slow consumer', `${reason} Reconnect to read the current state.`);
+  }
+
+  /** Sends what each subscription held back, until done or behind again. */
+  private catchUp(): void {
+    clearInterval(this.drainTimer);
+    this.behindSince = undefined;
+    for (const subscription of this.subscriptions.values()) {
+      if (this.behindSince !== undefined) return;
+      const pending = subscription.pending;
+      if (!pending) continue;
+      subscription.pending = undefined;
+      this.sendMessage(subscription, pending.body, pending.dropped);
+    }
   }
 
   private cleanUp(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    clearTimeout(this.connectTimer);
     clearInterval(this.sendTimer);
     clearInterval(this.checkTimer);
+    clearInterval(this.drainTimer);
     for (const subscription of this.subscriptions.values()) {
       this.deps.broker.remove(subscription.destination, subscription);
     }

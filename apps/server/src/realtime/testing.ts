@@ -116,12 +116,15 @@ export async function subscribeOutcome(
 }
 
 /** A raw WebSocket speaking STOMP by hand, for frames stompjs would never send. */
-export async function rawSocket(url: string): Promise<{
+export async function rawSocket(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{
   ws: WebSocket;
   frames: Inbox<string>;
   closed: Promise<number>;
 }> {
-  const ws = new WebSocket(url, ['v12.stomp']);
+  const ws = new WebSocket(url, ['v12.stomp'], { headers });
   const frames = new Inbox<string>();
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
   ws.on('message', (data) => frames.push(String(data)));
@@ -133,9 +136,12 @@ export async function rawSocket(url: string): Promise<{
 }
 
 /** The status of a refused upgrade (e.g. 401), or "open" when the socket opened. */
-export function upgradeStatus(url: string): Promise<number | 'open'> {
+export function upgradeStatus(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<number | 'open'> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url, ['v12.stomp']);
+    const ws = new WebSocket(url, ['v12.stomp'], { headers });
     ws.once('open', () => {
       ws.close();
       resolve('open');

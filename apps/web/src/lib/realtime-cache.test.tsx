@@ -38,8 +38,8 @@ function fakeConnection() {
       return fake;
     },
   });
-  const send = (destination: string, body: unknown) =>
-    subscriptions.get(destination)?.({ body: JSON.stringify(body) } as IMessage);
+  const send = (destination: string, body: unknown, headers: Record<string, string> = {}) =>
+    subscriptions.get(destination)?.({ body: JSON.stringify(body), headers } as IMessage);
   return { connection, send, accept: () => client?.accept(), subscriptions };
 }
 
@@ -96,6 +96,27 @@ describe('the realtime cache registry', () => {
     expect(resync).not.toHaveBeenCalled();
     accept();
     expect(resync).toHaveBeenCalledWith(queryClient, { sessionId: 's9' });
+    connection.stop();
+  });
+
+  it('resyncs after the event that follows ones the server skipped (a lagging client)', () => {
+    const queryClient = new QueryClient();
+    const order: string[] = [];
+    removals.push(
+      registerRealtime('/topic/session/:sessionId', {
+        apply: () => order.push('apply'),
+        resync: () => order.push('resync'),
+      }),
+    );
+    const { connection, send, accept } = fakeConnection();
+    connection.start();
+    accept();
+    renderHook(() => useLiveTopic('/topic/session/s3', connection), {
+      wrapper: wrapper(queryClient),
+    });
+    send('/topic/session/s3', { n: 1 });
+    send('/topic/session/s3', { n: 9 }, { 'x-dropped': '7' });
+    expect(order).toEqual(['resync', 'apply', 'apply', 'resync']);
     connection.stop();
   });
 });

@@ -5,8 +5,9 @@ import { type RealtimeConnection, realtime, useRealtimeConnected } from './stomp
 /**
  * How realtime events reach the screens: each feature registers, per topic pattern, how an
  * event changes its TanStack Query cache (`apply`) and what to refetch when events may have
- * been missed (`resync`: the topic was just (re)subscribed). Screens listen with
- * `useLiveTopic(destination)`; every rule whose pattern matches the destination runs.
+ * been missed (`resync`: the topic was just (re)subscribed, or the server skipped some).
+ * Screens listen with `useLiveTopic(destination)`; every rule whose pattern matches the
+ * destination runs.
  */
 type TopicParams = Record<string, string>;
 

@@ -176,7 +176,7 @@ describe('RealtimeConnection reconnect policy (spec §8)', () => {
     clients[0]?.drop();
     vi.advanceTimersByTime(5000);
     clients[1]?.accept();
-    clients[1]?.subscriptions[0]?.callback({ body: '{"n":1}' } as IMessage);
+    clients[1]?.subscriptions[0]?.callback({ body: '{"n":1}', headers: {} } as IMessage);
     expect(seen).toEqual([{ n: 1 }]);
     off();
     expect(clients[1]?.subscriptions[0]?.gone).toBe(true);
@@ -248,6 +248,24 @@ describe('connection state and on-demand connections', () => {
     clients[1]?.accept();
     expect(ready).toHaveBeenCalledTimes(2);
     expect(late).toHaveBeenCalledTimes(2);
+    connection.stop();
+  });
+
+  it('says so again after a message that follows skipped ones, once it is handled', () => {
+    const { connection, clients } = setup();
+    const order: string[] = [];
+    connection.subscribe(
+      '/topic/session/s1',
+      (body) => order.push(`message ${JSON.stringify(body)}`),
+      () => order.push('ready'),
+    );
+    connection.start();
+    clients[0]?.accept();
+    const deliver = clients[0]?.subscriptions[0]?.callback;
+    deliver?.({ body: '{"n":1}', headers: {} } as IMessage);
+    // A lagging client: the server sent only the latest, and said how many it skipped.
+    deliver?.({ body: '{"n":5}', headers: { 'x-dropped': '3' } } as unknown as IMessage);
+    expect(order).toEqual(['ready', 'message {"n":1}', 'message {"n":5}', 'ready']);
     connection.stop();
   });
 

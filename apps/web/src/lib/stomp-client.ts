@@ -1,5 +1,6 @@
 import type { IMessage, StompConfig, StompSubscription } from '@stomp/stompjs';
 import {
+  droppedHeader,
   maxReconnectAttempts,
   realtimePath,
   reconnectDelayMs,
@@ -28,7 +29,7 @@ export type MessageHandler = (body: unknown, message: IMessage) => void;
 
 interface Listener {
   message: MessageHandler;
-  /** Called each time the topic is (re)subscribed on the server: events may have been missed. */
+  /** Called each time events may have been missed: the topic was (re)subscribed, or skipped. */
   ready: (() => void) | undefined;
 }
 
@@ -110,7 +111,8 @@ export class RealtimeConnection {
 
   /**
    * Listens to a topic while the returned function has not been called; `onReady` runs each
-   * time the topic is subscribed on the server (first time and after every reconnect).
+   * time the topic is subscribed on the server (first time and after every reconnect) and
+   * after a message that says earlier ones were skipped (`x-dropped`).
    */
   subscribe(destination: string, handler: MessageHandler, onReady?: () => void): () => void {
     const listener: Listener = { message: handler, ready: onReady };
@@ -201,7 +203,12 @@ export class RealtimeConnection {
       } catch {
         // not JSON: handlers get the text
       }
-      for (const listener of this.handlers.get(destination) ?? []) listener.message(body, message);
+      const listeners = this.handlers.get(destination) ?? [];
+      for (const listener of listeners) listener.message(body, message);
+      // The server skipped messages while this client lagged: what they changed is re-read.
+      if (message.headers[droppedHeader] !== undefined) {
+        for (const listener of listeners) listener.ready?.();
+      }
     });
     this.live.set(destination, subscription);
     for (const listener of this.handlers.get(destination) ?? []) listener.ready?.();
