@@ -1,10 +1,13 @@
+import { type PreparedMessage, prepareMessage } from './stomp-frame.ts';
+
 /**
- * Local subscriptions of this instance: destination -> subscribers. `deliver` hands one
- * already-serialised body to every subscriber of exactly that destination (no wildcards).
+ * Local subscriptions of this instance: destination -> subscribers. `deliver` serialises the
+ * body and the headers all subscribers share once, and hands that to every subscriber of
+ * exactly that destination (no wildcards).
  */
 export type Subscriber = {
-  /** Sends one MESSAGE frame for `body` on this subscription. */
-  deliver(destination: string, body: string): void;
+  /** Sends one MESSAGE frame of `message` on this subscription. */
+  deliver(message: PreparedMessage): void;
 };
 
 export class LocalBroker {
@@ -29,7 +32,8 @@ export class LocalBroker {
   deliver(destination: string, body: string): number {
     const set = this.byDestination.get(destination);
     if (!set) return 0;
-    for (const subscriber of set) subscriber.deliver(destination, body);
+    const message = prepareMessage(destination, body);
+    for (const subscriber of set) subscriber.deliver(message);
     return set.size;
   }
 

@@ -2,7 +2,7 @@ import { callDestination } from '@upnext/contract/realtime';
 import type { Db } from '../db/client.ts';
 import { may, plainStanding, standingOf } from '../modules/access/access.ts';
 import type { Caller, SignedInCaller } from '../modules/access/caller.ts';
-import { sessionAudience, userOfSubscribeId } from './realtime.repository.ts';
+import { type AudienceLookup, userOfSubscribeId } from './realtime.repository.ts';
 
 /**
  * Who may SUBSCRIBE to and SEND where on the STOMP endpoint. Every frame that names a
@@ -25,10 +25,11 @@ const SUBSCRIBE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const allow: Decision = { allow: true };
 const refuse = (message: string): Decision => ({ allow: false, message });
 
-export type TopicDeps = { db: Db; caller: Caller };
+/** `audience`: the session's audience (cachedSessionAudience, shared by the instance). */
+export type TopicDeps = { db: Db; caller: Caller; audience: AudienceLookup };
 
 export async function authorizeSubscribe(
-  { db, caller }: TopicDeps,
+  { db, caller, audience: audienceOf }: TopicDeps,
   destination: string,
 ): Promise<Decision> {
   const personal = /^\/topic\/(user|meeting)\/([^/]+)$/.exec(destination);
@@ -47,7 +48,7 @@ export async function authorizeSubscribe(
   if (session) {
     const id = session[1] ?? '';
     if (!UUID.test(id)) return refuse(`${destination} is not a valid topic.`);
-    const audience = await sessionAudience(db, id);
+    const audience = await audienceOf(id);
     // The same answer for a missing and a hidden session: topics do not reveal what exists.
     const hidden = refuse(`You may not follow session ${id}.`);
     if (!audience) return hidden;

@@ -24,7 +24,7 @@ export async function userOfSubscribeId(db: Db, subscribeId: string): Promise<st
   return row?.userId;
 }
 
-export type SessionAudience = {
+type SessionAudience = {
   sessionId: string;
   subQueueId: string | null;
   queueId: string;
@@ -34,7 +34,7 @@ export type SessionAudience = {
 };
 
 /** What decides who may watch a session: its queue's company, visibility and status. */
-export async function sessionAudience(
+async function sessionAudience(
   db: Db,
   sessionId: string,
 ): Promise<SessionAudience | undefined> {
@@ -52,4 +52,32 @@ export async function sessionAudience(
     .where(eq(sessions.id, sessionId))
     .limit(1);
   return row;
+}
+
+export type AudienceLookup = (sessionId: string) => Promise<SessionAudience | undefined>;
+
+/**
+ * sessionAudience remembered per session for `ttlMs` and shared by every connection of this
+ * instance, so a thousand visitors opening one board at once cost one query, not a thousand.
+ * A queue made private reaches new subscriptions within `ttlMs`; existing ones were allowed
+ * already (as with any check at SUBSCRIBE).
+ */
+export function cachedSessionAudience(db: Db, ttlMs = 5000): AudienceLookup {
+  const cache = new Map<
+    string,
+    { until: number; audience: Promise<SessionAudience | undefined> }
+  >();
+  return (sessionId) => {
+    const now = Date.now();
+    const hit = cache.get(sessionId);
+    if (hit && hit.until > now) return hit.audience;
+    if (cache.size >= 10_000) {
+      for (const [id, entry] of cache) if (entry.until <= now) cache.delete(id);
+    }
+    const audience = sessionAudience(db, sessionId);
+    cache.set(sessionId, { until: now + ttlMs, audience });
+    // A failed lookup is not remembered: the next SUBSCRIBE asks the database again.
+    audience.catch(() => cache.delete(sessionId));
+    return audience;
+  };
 }

@@ -17,6 +17,7 @@ import { createAdmission } from './admission.ts';
 import { LocalBroker } from './broker.ts';
 import { connectBus, type RealtimeBus } from './bus.ts';
 import type { CallAuthorizer } from './realtime.policy.ts';
+import { cachedSessionAudience } from './realtime.repository.ts';
 import { StompConnection, stompLimits } from './stomp-connection.ts';
 
 const stompSubprotocol = 'v12.stomp';
@@ -91,6 +92,7 @@ export async function registerRealtime(
     clock: deps.clock,
   });
   const connections = new Set<StompConnection>();
+  const audience = cachedSessionAudience(deps.db);
   const admit = createAdmission(deps.config);
   const wss = new WebSocketServer({
     noServer: true,
@@ -146,6 +148,7 @@ export async function registerRealtime(
             db: deps.db,
             caller,
             broker,
+            audience,
             authorizeCall: deps.authorizeCall,
             forward: publish,
             config: deps.config.realtime,

@@ -13,12 +13,16 @@ import {
   type CallAuthorizer,
   type Decision,
 } from './realtime.policy.ts';
+import type { AudienceLookup } from './realtime.repository.ts';
 import {
+  messageFrame,
+  type PreparedMessage,
   type StompFrame,
   type StompHeaders,
   StompParser,
   StompProtocolError,
   serializeFrame,
+  subscriptionHead,
 } from './stomp-frame.ts';
 
 export const stompLimits = {
@@ -49,6 +53,8 @@ export type ConnectionDeps = {
   db: Db;
   caller: Caller;
   broker: LocalBroker;
+  /** Who may watch a session, cached for the instance (cachedSessionAudience). */
+  audience: AudienceLookup;
   authorizeCall: CallAuthorizer;
   /** Delivers a forwarded call message here and on the bus. */
   forward(destination: string, body: string): void;
@@ -69,8 +75,10 @@ const closeCodes = { normal: 1000, goingAway: 1001, protocol: 1002, policy: 1008
 type Subscription = Subscriber & {
   id: string;
   destination: string;
+  /** The first lines of its MESSAGE frames (subscriptionHead). */
+  head: string;
   /** While the connection is behind: the latest message, and how many it replaced. */
-  pending?: { body: string; dropped: number };
+  pending?: { message: PreparedMessage; dropped: number };
 };
 
 /**
@@ -341,7 +349,7 @@ export class StompConnection {
     }
     if (!(await this.checkSignedIn(receipt))) return false;
     const decision = await authorizeSubscribe(
-      { db: this.deps.db, caller: this.deps.caller },
+      { db: this.deps.db, caller: this.deps.caller, audience: this.deps.audience },
       destination,
     );
     if (!this.allowed(decision, receipt)) return false;
@@ -349,7 +357,8 @@ export class StompConnection {
     const subscription: Subscription = {
       id,
       destination,
-      deliver: (_destination, body) => this.deliver(subscription, body),
+      head: subscriptionHead(id),
+      deliver: (message) => this.deliver(subscription, message),
     };
     this.subscriptions.set(id, subscription);
     this.deps.broker.add(destination, subscription);
@@ -442,33 +451,29 @@ export class StompConnection {
     return false;
   }
 
-  private deliver(subscription: Subscription, body: string): void {
+  private deliver(subscription: Subscription, message: PreparedMessage): void {
     if (this.state !== 'connected') return;
     if (this.behindSince === undefined) {
-      this.sendMessage(subscription, body, 0);
+      this.sendMessage(subscription, message, 0);
       return;
     }
     // Only the latest waits; those it replaces are counted, so the client knows to re-read.
     const dropped = subscription.pending ? subscription.pending.dropped + 1 : 0;
-    subscription.pending = { body, dropped };
+    subscription.pending = { message, dropped };
   }
 
-  private sendMessage(subscription: Subscription, body: string, dropped: number): void {
+  private sendMessage(subscription: Subscription, message: PreparedMessage, dropped: number): void {
     this.messageCount++;
-    const headers: StompHeaders = {
-      subscription: subscription.id,
-      'message-id': `${this.deps.id}-${this.messageCount}`,
-      destination: subscription.destination,
-      'content-type': 'application/json',
-    };
-    if (dropped > 0) headers[droppedHeader] = String(dropped);
-    this.send(serializeFrame('MESSAGE', headers, body));
+    const messageId = `${this.deps.id}-${this.messageCount}`;
+    const extra = dropped > 0 ? { [droppedHeader]: String(dropped) } : undefined;
+    // Built from strings only, so always UTF-8: a text frame without checking.
+    this.send(messageFrame(message, subscription.head, messageId, extra), true);
   }
 
-  private send(frame: Buffer): void {
+  private send(frame: Buffer, text = isUtf8(frame)): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     // Text frames carry UTF-8 only; anything else goes as a binary WebSocket frame.
-    this.ws.send(frame, { binary: !isUtf8(frame) });
+    this.ws.send(frame, { binary: !text });
     const behind = this.ws.bufferedAmount > stompLimits.slowConsumerBytes;
     if (behind && this.behindSince === undefined && this.state === 'connected') {
       this.behindSince = Date.now();
@@ -506,7 +511,7 @@ export class StompConnection {
       const pending = subscription.pending;
       if (!pending) continue;
       subscription.pending = undefined;
-      this.sendMessage(subscription, pending.body, pending.dropped);
+      this.sendMessage(subscription, pending.message, pending.dropped);
     }
   }
 

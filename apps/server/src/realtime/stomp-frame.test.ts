@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHeader, StompParser, StompProtocolError, serializeFrame } from './stomp-frame.ts';
+import {
+  escapeHeader,
+  messageFrame,
+  prepareMessage,
+  StompParser,
+  StompProtocolError,
+  serializeFrame,
+  subscriptionHead,
+} from './stomp-frame.ts';
 
 const limits = { maxFrameBytes: 1024, maxHeaders: 4 };
 
@@ -57,5 +65,47 @@ describe('STOMP 1.2 frames', () => {
       'MESSAGE\na\\cb:c\ncontent-length:2\n\né\0',
     );
     expect(serializeFrame('CONNECTED', { x: 'a:b' }).toString()).toBe('CONNECTED\nx:a:b\n\n\0');
+  });
+
+  it("writes a prepared MESSAGE once and each subscription's frame around it, escaped and measured", () => {
+    const body = JSON.stringify({ label: 'Ärzte: A-7', note: 'line\nbreak' });
+    const message = prepareMessage('/topic/session/a:b', body);
+    const frames = ['sub:1', 'sub-2'].map((id, n) =>
+      messageFrame(message, subscriptionHead(id), `m-${n}`, n ? { 'x-dropped': '3' } : {}),
+    );
+    // As a client reads them (this server's parser takes client commands only).
+    const parsed = frames.map((frame) => {
+      const blank = frame.indexOf('\n\n');
+      const [command, ...lines] = frame.subarray(0, blank).toString('utf8').split('\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon), line.slice(colon + 1).replaceAll('\\c', ':')];
+        }),
+      );
+      const length = Number(headers['content-length']);
+      expect(frame[blank + 2 + length]).toBe(0);
+      expect(frame.length).toBe(blank + 2 + length + 1);
+      return { command, headers, body: frame.subarray(blank + 2, blank + 2 + length) };
+    });
+    expect(parsed.map((frame) => frame.headers)).toEqual([
+      {
+        subscription: 'sub:1',
+        'message-id': 'm-0',
+        destination: '/topic/session/a:b',
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      {
+        subscription: 'sub-2',
+        'message-id': 'm-1',
+        destination: '/topic/session/a:b',
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-dropped': '3',
+      },
+    ]);
+    expect(parsed.map((frame) => frame.command)).toEqual(['MESSAGE', 'MESSAGE']);
+    expect(parsed.map((frame) => frame.body.toString('utf8'))).toEqual([body, body]);
   });
 });

@@ -211,3 +211,38 @@ export function serializeFrame(
   head += '\n';
   return Buffer.concat([Buffer.from(head, 'utf8'), bodyBytes, Buffer.from([NUL])]);
 }
+
+/**
+ * The part of a MESSAGE that every subscription of one publish shares, serialised once:
+ * the destination header, the content headers, the body and the NUL. `messageFrame` puts the
+ * per-subscription headers in front of it.
+ */
+export type PreparedMessage = { destination: string; head: string; tail: Buffer };
+
+export function prepareMessage(destination: string, body: string): PreparedMessage {
+  const bodyBytes = Buffer.from(body, 'utf8');
+  return {
+    destination,
+    head: `destination:${escapeHeader(destination)}\ncontent-type:application/json\ncontent-length:${bodyBytes.length}\n`,
+    tail: Buffer.concat([Buffer.from('\n'), bodyBytes, Buffer.from([NUL])]),
+  };
+}
+
+/** The first lines of every MESSAGE frame to one subscription, escaped once. */
+export function subscriptionHead(subscriptionId: string): string {
+  return `MESSAGE\nsubscription:${escapeHeader(subscriptionId)}\n`;
+}
+
+/** One subscription's MESSAGE frame of a prepared message: its own headers, then the shared part. */
+export function messageFrame(
+  message: PreparedMessage,
+  subscription: string,
+  messageId: string,
+  extra: StompHeaders = {},
+): Buffer {
+  let head = `${subscription}message-id:${messageId}\n${message.head}`;
+  for (const [name, value] of Object.entries(extra)) {
+    head += `${escapeHeader(name)}:${escapeHeader(value)}\n`;
+  }
+  return Buffer.concat([Buffer.from(head, 'utf8'), message.tail]);
+}
