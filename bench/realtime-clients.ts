@@ -1,15 +1,18 @@
 /**
  * Child process of realtime-fanout.ts: opens N STOMP connections over `ws` to the given
- * endpoint, subscribes each to one destination (waiting for every RECEIPT), then for every
+ * endpoint, subscribes each to one destination (waiting for every RECEIPT), or with `bare`
+ * N plain WebSocket connections to the floor's server, then for every
  * MESSAGE records the arrival time (performance.timeOrigin + now(): comparable across
  * processes on one machine) and reports per round to the parent over IPC.
  */
 import { WebSocket } from 'ws';
 
-const [url, destination, countText] = process.argv.slice(2);
+const [url, destination, countText, mode = 'stomp', burstText = '1'] = process.argv.slice(2);
+/** Messages per round: a round is complete when every client has them all. */
+const burst = Number(burstText);
 const count = Number(countText);
 if (!url || !destination || !Number.isInteger(count)) {
-  console.error('usage: realtime-clients.ts <ws url> <destination> <count>');
+  console.error('usage: realtime-clients.ts <ws url> <destination> <count> [stomp|bare] [burst]');
   process.exit(2);
 }
 
@@ -24,6 +27,13 @@ function open(index: number): Promise<void> {
     sockets.push(ws);
     ws.on('error', reject);
     ws.on('open', () => {
+      if (mode === 'bare') {
+        // The floor's clients: nothing to subscribe to, every broadcast arrives.
+        subscribed++;
+        resolve();
+        if (subscribed === count) process.send?.({ kind: 'ready' });
+        return;
+      }
       ws.send('CONNECT\naccept-version:1.2\nheart-beat:0,0\n\n\0');
       ws.send(`SUBSCRIBE\nid:0\ndestination:${destination}\nreceipt:${index}\n\n\0`);
     });
@@ -38,7 +48,7 @@ function open(index: number): Promise<void> {
           arrivals.set(round, list);
         }
         list.push(at);
-        if (list.length === count) {
+        if (list.length === count * burst) {
           process.send?.({ kind: 'round', round, arrivals: list });
           arrivals.delete(round);
         }
