@@ -18,13 +18,23 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+/**
+ * A send gives up after this, connection included (nodemailer's own limits run to minutes):
+ * the notification outbox's lease must outlast any send.
+ */
+const SMTP_SEND_TIMEOUT_MS = 20_000;
+
 /** Real delivery through an SMTP server (`smtp://user:pass@host:587`, `smtps://...`). */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     kind: 'smtp',
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await transport.sendMail({
+        from,
+        ...message,
+        signal: AbortSignal.timeout(SMTP_SEND_TIMEOUT_MS),
+      });
     },
   };
 }
