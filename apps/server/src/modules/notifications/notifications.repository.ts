@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
+import { and, asc, eq, inArray, lt, lte, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database, Db, Tx } from '../../db/client.ts';
 import { type NotificationAttachment, notifications } from '../../db/schema/notifications.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -14,6 +15,9 @@ export type OutgoingMessage = {
   dedupeKey?: string;
 };
 
+/** PostgreSQL delivers it on commit only, to every instance listening. */
+const ENQUEUED_CHANNEL = 'notifications_enqueued';
+
 /** Written inside the caller's transaction: sent only if the change commits. */
 export async function enqueue(tx: Db | Tx, messages: readonly OutgoingMessage[], now: Date) {
   if (messages.length === 0) return;
@@ -21,12 +25,22 @@ export async function enqueue(tx: Db | Tx, messages: readonly OutgoingMessage[],
     .insert(notifications)
     .values(messages.map((message) => ({ ...message, nextAttemptAt: now })))
     .onConflictDoNothing({ target: notifications.dedupeKey });
+  await tx.execute(sql`select pg_notify(${ENQUEUED_CHANNEL}, '')`);
 }
+
+/** Calls `onEnqueued` after each commit that wrote messages, whichever instance wrote them. */
+export function listenForEnqueued(database: Pick<Database, 'listen'>, onEnqueued: () => void) {
+  return database.listen(ENQUEUED_CHANNEL, onEnqueued);
+}
+
+const earlier = alias(notifications, 'earlier');
 
 /**
  * Claims due messages for one worker: pending ones whose time has come, and "sending" ones
  * whose lease ran out (a worker died mid-delivery). SKIP LOCKED keeps two instances from
- * claiming the same row.
+ * claiming the same row. Only a recipient's oldest unsent message is ever claimable, so their
+ * messages go out in order on every instance, and one being sent or waiting for a retry holds
+ * back the later ones.
  */
 export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number) {
   return db.transaction(async (tx) => {
@@ -35,11 +49,25 @@ export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number
       .from(notifications)
       .where(
         and(
-          inArray(notifications.status, ['pending', 'sending']),
+          // Literal, as in the partial indexes notifications_due_idx and _unsent_recipient_idx,
+          // so the planner can use them.
+          sql`${notifications.status} in ('pending', 'sending')`,
           lte(notifications.nextAttemptAt, now),
+          notExists(
+            tx
+              .select({ id: earlier.id })
+              .from(earlier)
+              .where(
+                and(
+                  eq(earlier.recipient, notifications.recipient),
+                  sql`${earlier.status} in ('pending', 'sending')`,
+                  lt(earlier.seq, notifications.seq),
+                ),
+              ),
+          ),
         ),
       )
-      .orderBy(asc(notifications.nextAttemptAt))
+      .orderBy(asc(notifications.nextAttemptAt), asc(notifications.seq))
       .limit(limit)
       .for('update', { skipLocked: true });
     if (due.length === 0) return [];
@@ -60,20 +88,43 @@ export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number
   });
 }
 
-export async function markSent(db: Db, id: string, now: Date) {
-  await db
-    .update(notifications)
-    .set({ status: 'sent', sentAt: now, lastError: null })
-    .where(eq(notifications.id, id));
+/**
+ * A claim is its row in `sending` at the attempt it counted. Once its lease ran out another
+ * worker may have claimed the row again (one more attempt): the first then changes nothing.
+ */
+function heldClaim(claim: Pick<NotificationRow, 'id' | 'attempts'>) {
+  return and(
+    eq(notifications.id, claim.id),
+    eq(notifications.status, 'sending'),
+    eq(notifications.attempts, claim.attempts),
+  );
 }
 
-export async function markFailed(db: Db, id: string, error: string, retryAt: Date | null) {
-  await db
+/** False when the claim was no longer held. */
+export async function markSent(db: Db, claim: NotificationRow, now: Date) {
+  const marked = await db
+    .update(notifications)
+    .set({ status: 'sent', sentAt: now, lastError: null })
+    .where(heldClaim(claim))
+    .returning({ id: notifications.id });
+  return marked.length > 0;
+}
+
+/** Back to pending until `retryAt`, or failed for good without one. False: claim not held. */
+export async function markFailed(
+  db: Db,
+  claim: NotificationRow,
+  error: string,
+  retryAt: Date | null,
+) {
+  const marked = await db
     .update(notifications)
     .set(
       retryAt
         ? { status: 'pending', lastError: error, nextAttemptAt: retryAt }
         : { status: 'failed', lastError: error },
     )
-    .where(eq(notifications.id, id));
+    .where(heldClaim(claim))
+    .returning({ id: notifications.id });
+  return marked.length > 0;
 }
