@@ -92,39 +92,37 @@ export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number
  * A claim is its row in `sending` at the attempt it counted. Once its lease ran out another
  * worker may have claimed the row again (one more attempt): the first then changes nothing.
  */
-function heldClaim(claim: Pick<NotificationRow, 'id' | 'attempts'>) {
+function heldClaims(claims: readonly Pick<NotificationRow, 'id' | 'attempts'>[]) {
+  const pairs = claims.map((claim) => sql`(${claim.id}::uuid, ${claim.attempts}::int)`);
   return and(
-    eq(notifications.id, claim.id),
     eq(notifications.status, 'sending'),
-    eq(notifications.attempts, claim.attempts),
+    sql`(${notifications.id}, ${notifications.attempts}) in (${sql.join(pairs, sql`, `)})`,
   );
 }
 
-/** False when the claim was no longer held. */
-export async function markSent(db: Db, claim: NotificationRow, now: Date) {
+/** In one statement; returns the ids marked (a claim no longer held is left as it is). */
+export async function markSent(db: Db, claims: readonly NotificationRow[], now: Date) {
   const marked = await db
     .update(notifications)
     .set({ status: 'sent', sentAt: now, lastError: null })
-    .where(heldClaim(claim))
+    .where(heldClaims(claims))
     .returning({ id: notifications.id });
-  return marked.length > 0;
+  return marked.map((row) => row.id);
 }
 
-/** Back to pending until `retryAt`, or failed for good without one. False: claim not held. */
+/** Back to pending until `retryAt`, or failed for good without one (if the claim is held). */
 export async function markFailed(
   db: Db,
   claim: NotificationRow,
   error: string,
   retryAt: Date | null,
 ) {
-  const marked = await db
+  await db
     .update(notifications)
     .set(
       retryAt
         ? { status: 'pending', lastError: error, nextAttemptAt: retryAt }
         : { status: 'failed', lastError: error },
     )
-    .where(heldClaim(claim))
-    .returning({ id: notifications.id });
-  return marked.length > 0;
+    .where(heldClaims([claim]));
 }

@@ -27,8 +27,9 @@ export type OutboxOptions = {
 
 /**
  * How long a claim is held. Rows are claimed only when a sender is free, so a claim lasts one
- * send, and every send gives up well before this: SMTP after 20 s (auth/mailer.ts), Twilio
- * after 10 s (auth/sms.ts). A lease that ran out means its worker died, not that it is slow.
+ * send and the wait for its batch to be recorded (other sends finishing), and every send
+ * gives up well before this: SMTP after 20 s (auth/mailer.ts), Twilio after 10 s
+ * (auth/sms.ts). A lease that ran out means its worker died, not that it is slow.
  */
 const LEASE_MS = 60_000;
 const BASE_DELAY_MS = 30_000;
@@ -73,47 +74,69 @@ export function createOutbox(options: OutboxOptions) {
     await options.sms(row.recipient, row.text);
   }
 
-  /** Sends one claimed row and records the outcome; never rejects. True when it went out. */
+  /** Sends one claimed row, recording a failure at once; never rejects. True: it went out. */
   async function send(row: NotificationRow): Promise<boolean> {
-    let failure: string | undefined;
     try {
       await deliver(row);
+      return true;
     } catch (error) {
-      failure = reason(error);
-    }
-    // The recipient is personal data: logs name the row id, not the address.
-    const about = { notificationId: row.id, attempts: row.attempts };
-    try {
-      if (failure === undefined) {
-        if (!(await markSent(db, row, options.clock()))) {
-          options.log.warn(about, 'notification sent after its claim was taken over');
-        }
-        return true;
-      }
+      const failure = reason(error);
+      // The recipient is personal data: logs name the row id, not the address.
+      const about = { notificationId: row.id, attempts: row.attempts };
       options.log.warn({ ...about, err: failure }, 'notification delivery failed');
       const retryAt =
         row.attempts < maxAttempts
           ? new Date(options.clock().getTime() + retryDelayMs(row.attempts))
           : null;
-      await markFailed(db, row, failure.slice(0, 500), retryAt);
-    } catch (error) {
-      // The row stays claimed; once the lease ends it is tried again.
-      options.log.error({ ...about, err: error }, 'could not record a notification outcome');
+      try {
+        await markFailed(db, row, failure.slice(0, 500), retryAt);
+      } catch (error) {
+        // The row stays claimed; once the lease ends it is tried again.
+        options.log.error({ ...about, err: error }, 'could not record a notification failure');
+      }
+      return false;
     }
-    return false;
+  }
+
+  async function recordSent(rows: NotificationRow[]) {
+    if (rows.length === 0) return;
+    try {
+      const marked = new Set(await markSent(db, rows, options.clock()));
+      const lost = rows.filter((row) => !marked.has(row.id)).map((row) => row.id);
+      if (lost.length > 0) {
+        options.log.warn(
+          { notificationIds: lost },
+          'notifications sent after their claims were taken over',
+        );
+      }
+    } catch (error) {
+      // They stay claimed, and are sent again once their lease ends.
+      const notificationIds = rows.map((row) => row.id);
+      options.log.error({ notificationIds, err: error }, 'could not record sent notifications');
+    }
   }
 
   /** Sends until nothing is due, at most `concurrency` at once; returns how many went out. */
   async function drain(): Promise<number> {
     const inFlight = new Set<Promise<void>>();
+    // Recorded together before the next claim, one statement for many (and the claim sees
+    // them: a recipient's next message may follow).
+    let delivered: NotificationRow[] = [];
     let sent = 0;
+    const flush = () => {
+      const batch = delivered;
+      delivered = [];
+      sent += batch.length;
+      return recordSent(batch);
+    };
     try {
       while (!stopping) {
+        await flush();
         const free = concurrency - inFlight.size;
         const claimed = await claimDue(db, options.clock(), free, LEASE_MS);
         for (const row of claimed) {
           const sending: Promise<void> = send(row).then((ok) => {
-            if (ok) sent += 1;
+            if (ok) delivered.push(row);
             inFlight.delete(sending);
           });
           inFlight.add(sending);
@@ -124,12 +147,13 @@ export function createOutbox(options: OutboxOptions) {
           // next message go, so look again after each one.
           await Promise.race(inFlight);
         } else {
-          // Claim in batches of at least half the senders, not a round trip per message.
+          // Claim (and record) in batches of at least half the senders, not per message.
           while (inFlight.size > concurrency / 2) await Promise.race(inFlight);
         }
       }
     } finally {
       await Promise.all(inFlight);
+      await flush();
     }
     return sent;
   }
