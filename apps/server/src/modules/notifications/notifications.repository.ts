@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Db, Tx } from '../../db/client.ts';
 import { type NotificationAttachment, notifications } from '../../db/schema/notifications.ts';
@@ -43,49 +43,43 @@ const earlier = alias(notifications, 'earlier');
  * back the later ones.
  */
 export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number) {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: notifications.id })
-      .from(notifications)
-      .where(
-        and(
-          // Literal, as in the partial indexes notifications_due_idx and _unsent_recipient_idx,
-          // so the planner can use them.
-          sql`${notifications.status} in ('pending', 'sending')`,
-          lte(notifications.nextAttemptAt, now),
-          notExists(
-            tx
-              .select({ id: earlier.id })
-              .from(earlier)
-              .where(
-                and(
-                  eq(earlier.recipient, notifications.recipient),
-                  sql`${earlier.status} in ('pending', 'sending')`,
-                  lt(earlier.seq, notifications.seq),
-                ),
+  const due = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        // Literal, as in the partial indexes notifications_due_idx and _unsent_recipient_idx,
+        // so the planner can use them.
+        sql`${notifications.status} in ('pending', 'sending')`,
+        lte(notifications.nextAttemptAt, now),
+        notExists(
+          db
+            .select({ id: earlier.id })
+            .from(earlier)
+            .where(
+              and(
+                eq(earlier.recipient, notifications.recipient),
+                sql`${earlier.status} in ('pending', 'sending')`,
+                lt(earlier.seq, notifications.seq),
               ),
-          ),
+            ),
         ),
-      )
-      .orderBy(asc(notifications.nextAttemptAt), asc(notifications.seq))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(notifications)
-      .set({
-        status: 'sending',
-        attempts: sql`${notifications.attempts} + 1`,
-        nextAttemptAt: new Date(now.getTime() + leaseMs),
-      })
-      .where(
-        inArray(
-          notifications.id,
-          due.map((row) => row.id),
-        ),
-      )
-      .returning();
-  });
+      ),
+    )
+    .orderBy(asc(notifications.nextAttemptAt), asc(notifications.seq))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  // One statement, one round trip. `= any(array(...))` runs the subquery once, then finds the
+  // rows by primary key (`in (...)` was planned as a scan of the whole table).
+  return db
+    .update(notifications)
+    .set({
+      status: 'sending',
+      attempts: sql`${notifications.attempts} + 1`,
+      nextAttemptAt: new Date(now.getTime() + leaseMs),
+    })
+    .where(sql`${notifications.id} = any(array(${due}))`)
+    .returning();
 }
 
 /**
