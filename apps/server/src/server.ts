@@ -14,11 +14,15 @@ import { systemClock } from './lib/clock.ts';
 import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
+import { createPeriodicTask } from './lib/periodic.ts';
 import { DEMO_PASSWORD, seedDemoData } from './modules/demo/demo.seed.ts';
 import { createMissedCallSweeper } from './modules/meetings/meetings.sweeper.ts';
 import { createOutbox, type Outbox } from './modules/notifications/outbox.ts';
 import { createPaymentSweeper } from './modules/payments/payments.sweeper.ts';
 import { enqueueDueReminders } from './modules/tokens/tokens.notifications.ts';
+
+/** How often each instance looks for bookings to remind (a day ahead: seconds do not matter). */
+const REMINDER_INTERVAL_MS = 5000;
 
 function readConfig() {
   try {
@@ -47,6 +51,7 @@ let app: FastifyInstance | undefined;
 let database: Database | undefined;
 let releaseDataDir: (() => Promise<void>) | undefined;
 let outbox: Outbox | undefined;
+let reminders: ReturnType<typeof createPeriodicTask> | undefined;
 let missedCalls: ReturnType<typeof createMissedCallSweeper> | undefined;
 let paymentSweep: ReturnType<typeof createPaymentSweeper> | undefined;
 let stopping = false;
@@ -67,7 +72,8 @@ async function shutdown(reason: string, exitCode: number) {
     await missedCalls?.stop(); // before the realtime bus it announces on closes
     await paymentSweep?.stop();
     await app?.close(); // stops accepting, waits for in-flight requests
-    await outbox?.stop(); // lets a delivery under way finish; the rest stays queued
+    await reminders?.stop();
+    await outbox?.stop(); // lets the deliveries under way finish; the rest stays queued
     await database?.close();
     await releaseDataDir?.();
     log.info('stopped');
@@ -111,18 +117,21 @@ lifecycle.ready = true;
 const db = database.db;
 const smsSender = createSmsSender(config, db);
 outbox = createOutbox({
-  db,
+  database,
   clock: systemClock,
-  mailer: mailerFor(config.auth, db),
+  mailer: mailerFor(config.auth, db, { pooled: true }),
   // Visitors type their number as they like; the SMS path wants E.164 digits.
   sms: smsSender ? (to, body) => smsSender.send(parsePhone(to), body) : undefined,
   log,
-  beforeTick: async () => {
-    const deps = { publicUrl: config.publicUrl, smsEnabled: smsSender !== null };
-    await enqueueDueReminders(db, deps, systemClock());
-  },
 });
-outbox.start();
+await outbox.start();
+const reminderDeps = { publicUrl: config.publicUrl, smsEnabled: smsSender !== null };
+reminders = createPeriodicTask(
+  () => enqueueDueReminders(db, reminderDeps, systemClock()),
+  log,
+  'booking reminders',
+);
+reminders.start(REMINDER_INTERVAL_MS);
 missedCalls = createMissedCallSweeper({
   db,
   clock: systemClock,

@@ -18,19 +18,38 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-/** Real delivery through an SMTP server (`smtp://user:pass@host:587`, `smtps://...`). */
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+/**
+ * A send gives up after this, connection included (nodemailer's own limits run to minutes):
+ * the notification outbox's lease must outlast any send.
+ */
+const SMTP_SEND_TIMEOUT_MS = 20_000;
+
+/**
+ * Real delivery through an SMTP server (`smtp://user:pass@host:587`, `smtps://...`). `pooled`
+ * keeps up to 8 connections open and reuses them (the notification outbox's volume: a new
+ * connection per message caps a relay at ~200 a second), unless SMTP_URL sets `pool` itself.
+ */
+export function smtpMailer(smtpUrl: string, from: string, { pooled = false } = {}): Mailer {
+  const url = new URL(smtpUrl);
+  if (pooled && !url.searchParams.has('pool')) {
+    url.searchParams.set('pool', 'true');
+    url.searchParams.set('maxConnections', '8');
+  }
+  const transport = nodemailer.createTransport(url.toString());
   return {
     kind: 'smtp',
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await transport.sendMail({
+        from,
+        ...message,
+        signal: AbortSignal.timeout(SMTP_SEND_TIMEOUT_MS),
+      });
     },
   };
 }
 
 /** Without SMTP, mail is kept in a table and shown to developers (never in production). */
-export function devMailboxMailer(db: Db): Mailer {
+function devMailboxMailer(db: Db): Mailer {
   return {
     kind: 'dev-mailbox',
     async send({ attachments, ...message }) {
@@ -43,8 +62,8 @@ export function devMailboxMailer(db: Db): Mailer {
 }
 
 /** SMTP when SMTP_URL is set, the developer mailbox otherwise. */
-export function mailerFor(auth: AuthConfig, db: Db): Mailer {
-  return auth.smtpUrl ? smtpMailer(auth.smtpUrl, auth.smtpFrom) : devMailboxMailer(db);
+export function mailerFor(auth: AuthConfig, db: Db, options: { pooled?: boolean } = {}): Mailer {
+  return auth.smtpUrl ? smtpMailer(auth.smtpUrl, auth.smtpFrom, options) : devMailboxMailer(db);
 }
 
 /** The mailbox holds email and SMS; `to` is an address or a phone number (`+` optional). */

@@ -25,6 +25,11 @@ export interface Database {
   ping(): Promise<void>;
   /** The connection pool's state (PostgreSQL; PGlite has one connection and no pool). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * Calls `onNotify` after each commit that ran `pg_notify(channel, ...)`, on any instance,
+   * and once when listening (re)starts, for what was written meanwhile. Resolves to `unlisten`.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => {
       await client.query('select 1');
+    },
+    listen: async (channel, onNotify) => {
+      const unlisten = await client.listen(channel, () => onNotify());
+      onNotify();
+      return () => unlisten();
     },
     close: () => client.close(),
   };
@@ -133,7 +143,66 @@ async function openPostgres({
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
+    listen: (channel, onNotify) => listenPostgres(url, timeouts.connectMs, channel, onNotify),
     close: () => pool.end(),
   };
   return database;
+}
+
+/** How long a LISTEN connection that dropped waits before connecting again. */
+const RELISTEN_MS = 2000;
+
+/**
+ * LISTEN holds a connection of its own (a pooled one would be handed to other queries). A
+ * dropped connection is replaced until `unlisten`; the first connection failing rejects.
+ */
+async function listenPostgres(
+  url: string,
+  connectMs: number,
+  channel: string,
+  onNotify: () => void,
+): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (stopped) return;
+    retry = setTimeout(() => connect().catch(again), RELISTEN_MS);
+    retry.unref();
+  };
+  const connect = async () => {
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: connectMs,
+      keepAlive: true,
+    });
+    client.on('notification', () => onNotify());
+    client.on('error', () => {}); // 'end' follows
+    client.on('end', () => {
+      if (current !== client) return;
+      current = undefined;
+      again();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await client.end();
+      return;
+    }
+    current = client;
+    onNotify();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end();
+  };
 }

@@ -34,10 +34,7 @@ type SessionAudience = {
 };
 
 /** What decides who may watch a session: its queue's company, visibility and status. */
-async function sessionAudience(
-  db: Db,
-  sessionId: string,
-): Promise<SessionAudience | undefined> {
+async function sessionAudience(db: Db, sessionId: string): Promise<SessionAudience | undefined> {
   const [row] = await db
     .select({
       sessionId: sessions.id,

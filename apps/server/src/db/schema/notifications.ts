@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -26,6 +27,8 @@ export const notifications = pgTable(
   'notifications',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Write order: a recipient's messages go out in this order. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     channel: text('channel', { enum: notificationChannels }).notNull(),
     recipient: text('recipient').notNull(),
     template: text('template').notNull(),
@@ -47,7 +50,14 @@ export const notifications = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('notifications_due_idx').on(t.status, t.nextAttemptAt),
+    // The outbox's claim: unsent messages by due time (sent ones pile up and are not in it),
+    // and a recipient's earlier unsent message, which holds back their later ones.
+    index('notifications_due_idx')
+      .on(t.nextAttemptAt, t.seq)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('notifications_unsent_recipient_idx')
+      .on(t.recipient, t.seq)
+      .where(sql`${t.status} in ('pending', 'sending')`),
     uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
     check('notifications_channel_check', isOneOf(t.channel, notificationChannels)),
     check('notifications_status_check', isOneOf(t.status, notificationStatuses)),

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { devMailboxMailer, type Mailer, smtpMailer } from '../../auth/mailer.ts';
+import { type Mailer, mailerFor } from '../../auth/mailer.ts';
 import { createEmailUser, findUserByEmail, isUniqueViolation } from '../../auth/users.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -24,9 +24,7 @@ export function createFallbackInviter(deps: {
   mailer?: Mailer;
 }): InviteUser {
   const auth = deps.config.auth;
-  const mailer =
-    deps.mailer ??
-    (auth.smtpUrl ? smtpMailer(auth.smtpUrl, auth.smtpFrom) : devMailboxMailer(deps.db));
+  const mailer = deps.mailer ?? mailerFor(auth, deps.db);
   return async ({ email, companyName }) => {
     const now = deps.clock();
     let user = await findUserByEmail(deps.db, email);

@@ -47,15 +47,9 @@ describe.each(testDrivers)('the notification outbox (%s)', (driver) => {
     t.app.inject({ method: 'POST', url: `/api${url}`, payload, headers: user.headers });
   const rowsTo = (recipient: string) =>
     database.db.select().from(notifications).where(eq(notifications.recipient, recipient));
-  /** Delivers whatever is due for these recipients only (other tests' rows stay put). */
+  /** Delivers whatever is due (each test looks only at its own recipients). */
   async function deliver(mailer: Mailer, now = new Date()) {
-    const outbox = createOutbox({
-      db: database.db,
-      clock: () => now,
-      mailer,
-      log: silent,
-      batchSize: 500,
-    });
+    const outbox = createOutbox({ database, clock: () => now, mailer, log: silent });
     return outbox.runOnce();
   }
 
@@ -94,14 +88,7 @@ describe.each(testDrivers)('the notification outbox (%s)', (driver) => {
     const start = new Date();
     const failing = recordingMailer(99);
     const outbox = (now: Date) =>
-      createOutbox({
-        db: database.db,
-        clock: () => now,
-        mailer: failing,
-        log: silent,
-        maxAttempts: 3,
-        batchSize: 500,
-      });
+      createOutbox({ database, clock: () => now, mailer: failing, log: silent, maxAttempts: 3 });
     await outbox(start).runOnce();
     let [row] = await rowsTo(visitor.email);
     expect(row).toMatchObject({ status: 'pending', attempts: 1, lastError: '421 try again later' });

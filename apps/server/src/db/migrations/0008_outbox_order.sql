@@ -1,0 +1,4 @@
+DROP INDEX "notifications_due_idx";--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "seq" bigint NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "notifications_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1);--> statement-breakpoint
+CREATE INDEX "notifications_unsent_recipient_idx" ON "notifications" USING btree ("recipient","seq") WHERE "notifications"."status" in ('pending', 'sending');--> statement-breakpoint
+CREATE INDEX "notifications_due_idx" ON "notifications" USING btree ("next_attempt_at","seq") WHERE "notifications"."status" in ('pending', 'sending');
