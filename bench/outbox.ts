@@ -222,7 +222,7 @@ const median = (values: number[]) => {
 };
 const floorRate = median((runs.get(sides[0]?.name ?? '') ?? []).map((run) => run.perSecond));
 console.log(
-  `\nOutbox drain: ${total} due messages (${Math.ceil(total / 3)} visitors, 3 each), ${concurrency} sends at once, SMTP ${smtpQuery ?? 'one connection per message'}, ${rounds} rounds per side, ${cpus().length} cores\n`,
+  `\nOutbox drain: ${total} due messages (${Math.ceil(total / 3)} visitors, 3 each), ${concurrency} sends at once, SMTP ${smtpQuery ?? 'pooled, 8 connections (the outbox default)'}, ${rounds} rounds per side, ${cpus().length} cores\n`,
 );
 console.log(
   '| Side | Messages/s (median) | Runs | Bench process CPU per message | Load average | vs floor |',
