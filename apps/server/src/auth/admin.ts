@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
 import type { AuthConfig } from '../config.ts';
+import { isUniqueViolation } from '../db/refusals.ts';
 import {
   authIdentities,
   authMfaFactors,
@@ -30,7 +31,6 @@ import {
   findUserById,
   type IdentityRow,
   identitiesOf,
-  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
   type UserRow,

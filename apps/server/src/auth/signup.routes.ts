@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
 import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
@@ -17,7 +18,6 @@ import {
   fakeUserJson,
   findUserByEmail,
   identitiesOf,
-  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
   userJson,

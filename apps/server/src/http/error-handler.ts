@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from '@upnext/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { refusalOf } from '../db/refusals.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, type ErrorCode, statusOf } from '../lib/errors.ts';
 
@@ -79,6 +80,22 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
       message: 'The service is briefly unavailable. Please try again in a few seconds.',
       requestId: request.id,
     });
+  }
+
+  // A statement the database refused for the caller's values: the contract's bounds missed
+  // them, so this is logged to be fixed there, but it is still the caller's 4xx.
+  const refusal = refusalOf(error);
+  if (refusal) {
+    request.log.warn({ err: error }, 'database refused the request values');
+    return refusal === 'conflict'
+      ? sendError(reply, 409, {
+          code: 'conflict',
+          message: 'The change conflicts with data stored meanwhile. Reload and try again.',
+        })
+      : sendError(reply, 400, {
+          code: 'bad_request',
+          message: 'A value in the request cannot be stored.',
+        });
   }
 
   const known = error.code ? frameworkErrors[error.code] : undefined;
