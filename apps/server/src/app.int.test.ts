@@ -42,6 +42,39 @@ describe.each(testDrivers)('HTTP app on %s', (driver) => {
     });
   });
 
+  it('answers a malformed URL or an over-long path parameter with the error envelope', async () => {
+    const long = await app.inject({ method: 'GET', url: `/api/meetings/${'a'.repeat(101)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({
+      error: { code: 'uri_too_long', message: 'A part of the URL is too long.' },
+    });
+    const malformed = await app.inject({ method: 'GET', url: '/api/meetings/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({
+      error: { code: 'bad_request', message: 'The URL is not validly encoded.' },
+    });
+    // Under /auth/v1 in GoTrue's shape, which auth-js reads.
+    const auth = await app.inject({
+      method: 'GET',
+      url: `/auth/v1/admin/users/${'a'.repeat(101)}`,
+    });
+    expect(auth.statusCode).toBe(414);
+    expect(auth.json()).toMatchObject({ code: 414, error_code: 'bad_request' });
+  });
+
+  it('answers headers too large for the HTTP parser (431) with the error envelope', async () => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`, {
+      headers: { 'x-padding': 'a'.repeat(20_000) },
+    });
+    expect(response.status).toBe(431);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      error: { code: 'headers_too_large', message: 'The request headers are too large.' },
+    });
+  });
+
   it('gives every response a request id, keeping a sane incoming one only', async () => {
     const minted = await app.inject({ method: 'GET', url: '/api/health' });
     expect(minted.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

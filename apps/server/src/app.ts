@@ -6,11 +6,12 @@ import {
 } from 'fastify-type-provider-zod';
 import { authPlugin } from './auth/auth.plugin.ts';
 import type { AuthContextRef } from './auth/context.ts';
+import { authErrorHandler } from './auth/errors.ts';
 import { type AuthKeys, ephemeralKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { apiPlugin } from './http/api.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { answerClientError, handleError, registerErrorHandler } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -45,6 +46,7 @@ export type AppDeps = {
 };
 
 const SANDBOX_WEBHOOK_PATH = '/api/payment-gateway/webhooks/sandbox';
+const AUTH_PREFIX = '/auth/v1';
 
 /**
  * The sandbox's webhooks go to our own endpoint like a real provider's: over HTTP to the
@@ -80,6 +82,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Close idle keep-alive sockets on shutdown so draining ends when the work does.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Refusals before any route or plugin runs still answer in the API's shape (GoTrue's under
+    // /auth/v1): a malformed URL or an over-long path parameter (the router), and what Node's
+    // HTTP parser refuses (too large headers: 431).
+    frameworkErrors: (error, request, reply) =>
+      request.url.startsWith(`${AUTH_PREFIX}/`)
+        ? authErrorHandler(error, request, reply)
+        : handleError(error, request, reply),
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -136,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authService: app.authService,
   });
   await app.register(authPlugin, {
-    prefix: '/auth/v1',
+    prefix: AUTH_PREFIX,
     config,
     database: deps.database,
     keys,

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { currencySchema, idSchema, okSchema, timestampSchema, timezoneSchema } from './common.ts';
+import {
+  currencySchema,
+  idSchema,
+  okSchema,
+  textSchema,
+  timestampSchema,
+  timezoneSchema,
+  urlSchema,
+} from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { countrySchema, phoneInputSchema } from './phone.ts';
 
@@ -38,12 +46,12 @@ export const companyParamsSchema = z.object({ companyId: idSchema });
 
 export const createCompanyBodySchema = z
   .object({
-    name: z.string().trim().min(1).max(120),
+    name: textSchema(120, { min: 1 }),
     timezone: timezoneSchema,
     /** Defaults to DEFAULT_COUNTRY (phone.ts). */
     country: countrySchema.optional(),
     currency: currencySchema.optional(),
-    logoUrl: z.url().max(2048).nullable().optional(),
+    logoUrl: urlSchema.nullable().optional(),
     contactEmail: z.email().max(320).nullable().optional(),
     /** Normalised to E.164 in the company's country; `invalid_phone` otherwise. */
     contactPhone: phoneInputSchema.nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4ParamSchema, int4Schema, textSchema } from './common.ts';
 import type { CompanyPlan } from './companies.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 
@@ -172,7 +173,7 @@ export const createPaymentInputSchema = z
     z
       .object({
         tokenId: id,
-        promotionCode: z.string().trim().min(1).max(32).optional(),
+        promotionCode: textSchema(32, { min: 1 }).optional(),
       })
       .strict(),
     z.object({ plan: z.enum(paidPlans), companyId: id }).strict(),
@@ -203,9 +204,9 @@ export const listPaymentsQuerySchema = z.object({
   /** Created before this instant. */
   to: instant.optional(),
   /** Part of the payer's email, the token's number, the queue's name or the promotion code. */
-  query: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(50),
+  query: textSchema(100).optional(),
+  page: int4ParamSchema.min(1).default(1),
+  pageSize: int4ParamSchema.min(1).max(500).default(50),
 });
 export type ListPaymentsQuery = z.infer<typeof listPaymentsQuerySchema>;
 
@@ -216,8 +217,8 @@ export const paymentPageSchema = z
 export const refundInputSchema = z
   .object({
     /** Default: everything not refunded yet. */
-    amountMinor: z.int().min(1).optional(),
-    reason: z.string().trim().max(200).optional(),
+    amountMinor: int4Schema.min(1).optional(),
+    reason: textSchema(200, { multiline: true }).optional(),
   })
   .strict()
   .meta({ id: 'RefundInput' });
@@ -273,18 +274,18 @@ export const sandboxCheckoutParamsSchema = z.object({
 export const sandboxPayInputSchema = z
   .object({
     /** Spaces allowed ("4242 4242 4242 4242"). */
-    number: z.string().trim().max(30),
+    number: textSchema(30),
     /** MM/YY. */
-    expiry: z.string().trim().max(7),
-    cvc: z.string().trim().max(4),
-    name: z.string().trim().max(100),
+    expiry: textSchema(7),
+    cvc: textSchema(4),
+    name: textSchema(100),
   })
   .strict()
   .meta({ id: 'SandboxPayInput' });
 export type SandboxPayInput = z.infer<typeof sandboxPayInputSchema>;
 
 export const sandboxConfirmInputSchema = z
-  .object({ confirmationToken: z.string().min(1).max(500), approve: z.boolean() })
+  .object({ confirmationToken: textSchema(500, { min: 1 }), approve: z.boolean() })
   .strict()
   .meta({ id: 'SandboxConfirmInput' });
 

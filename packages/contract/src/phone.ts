@@ -4,6 +4,7 @@ import {
   parsePhoneNumberFromString,
 } from 'libphonenumber-js';
 import { z } from 'zod';
+import { textSchema } from './common.ts';
 
 /**
  * The one phone rule (issue 11, 4.4), shared by the server (which enforces it on every phone
@@ -27,7 +28,7 @@ export const countrySchema = z
   .meta({ id: 'Country', example: 'GB' });
 
 /** What a phone field accepts before the rule runs: any typed form, up to 40 characters. */
-export const phoneInputSchema = z.string().trim().min(1).max(40);
+export const phoneInputSchema = textSchema(40, { min: 1 });
 
 /**
  * `raw` in E.164, read in `country` when it has no international prefix; null when it is not

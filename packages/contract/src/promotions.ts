@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, okSchema, timestampSchema } from './common.ts';
+import { idSchema, int4Schema, okSchema, textSchema, timestampSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 
 export const clientPromotionSchema = z
@@ -23,14 +23,15 @@ export type ClientPromotion = z.infer<typeof clientPromotionSchema>;
 
 const fields = {
   queueId: idSchema.nullable(),
-  title: z.string().trim().min(1).max(120),
-  description: z.string().trim().max(2000),
+  title: textSchema(120, { min: 1 }),
+  description: textSchema(2000, { multiline: true }),
   code: z
     .string()
     .trim()
+    .max(32)
     .regex(/^[A-Za-z0-9_-]{2,32}$/, '2 to 32 letters, digits, "-" or "_"')
     .nullable(),
-  discountPercent: z.number().int().min(1).max(100),
+  discountPercent: int4Schema.min(1).max(100),
   validFrom: timestampSchema.nullable(),
   validTo: timestampSchema.nullable(),
   active: z.boolean(),

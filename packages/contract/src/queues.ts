@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { currencySchema, idSchema, okSchema, timestampSchema } from './common.ts';
+import {
+  currencySchema,
+  idSchema,
+  int4Schema,
+  okSchema,
+  textSchema,
+  timestampSchema,
+} from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { phoneInputSchema } from './phone.ts';
 
@@ -49,18 +56,18 @@ export const queueSchema = z
 export type Queue = z.infer<typeof queueSchema>;
 
 const queueFields = {
-  name: z.string().trim().min(1).max(120),
-  description: z.string().trim().max(2000),
+  name: textSchema(120, { min: 1 }),
+  description: textSchema(2000, { multiline: true }),
   tokenPrefix: z.string().regex(/^[A-Z0-9]{0,4}$/, 'Up to 4 capital letters or digits, e.g. "A"'),
   mode: z.enum(queueModes),
   online: z.boolean(),
   visibility: z.enum(queueVisibilities),
-  priceMinor: z.number().int().min(1).max(100_000_000).nullable(),
+  priceMinor: int4Schema.min(1).max(100_000_000).nullable(),
   currency: currencySchema.nullable(),
-  cancelNoticeMinutes: z.number().int().min(0).max(43_200),
-  refundPercent: z.number().int().min(0).max(100),
-  tokensPerVisitor: z.number().int().min(1).max(20),
-  turnApproachingThreshold: z.number().int().min(0).max(50),
+  cancelNoticeMinutes: int4Schema.min(0).max(43_200),
+  refundPercent: int4Schema.min(0).max(100),
+  tokensPerVisitor: int4Schema.min(1).max(20),
+  turnApproachingThreshold: int4Schema.min(0).max(50),
 };
 
 /** Price and currency go together: both set, or both null (free). */
@@ -133,9 +140,8 @@ export const listQueuesQuerySchema = z.object({
 /** Every route of a queue and its parts names the queue `:queueId`. */
 export const queueParamsSchema = z.object({ queueId: idSchema });
 export const joinCodeParamsSchema = z.object({
-  code: z
-    .string()
-    .transform((value) => value.trim().toUpperCase())
+  code: textSchema(40)
+    .transform((value) => value.toUpperCase())
     .pipe(z.string().regex(/^[A-Z0-9]{4,12}$/, 'A join code is 4 to 12 letters or digits')),
 });
 
@@ -182,7 +188,7 @@ export type QueueChildTypes<
   update: z.output<Part['updateBody']>;
 };
 
-const name = z.string().trim().min(1).max(120);
+const name = textSchema(120, { min: 1 });
 
 /** Counters, desks or practitioners; `staffUserIds` (update: replaces the assignment). */
 const subQueueFields = {
@@ -204,9 +210,9 @@ const serviceTypeFields = {
 };
 const serviceTypeInput = {
   name,
-  description: z.string().trim().max(2000).optional(),
-  durationMinutes: z.number().int().min(1).max(1440),
-  priceMinor: z.number().int().min(0).max(100_000_000).nullable().optional(),
+  description: textSchema(2000, { multiline: true }).optional(),
+  durationMinutes: int4Schema.min(1).max(1440),
+  priceMinor: int4Schema.min(0).max(100_000_000).nullable().optional(),
   active: z.boolean().optional(),
 };
 export const serviceTypeParts = queueChild('ServiceType', serviceTypeFields, serviceTypeInput);
@@ -224,13 +230,13 @@ const serviceAreaFields = {
 };
 const serviceAreaInput = {
   name,
-  address: z.string().trim().max(500).optional(),
-  city: z.string().trim().max(120).optional(),
+  address: textSchema(500, { multiline: true }).optional(),
+  city: textSchema(120).optional(),
   latitude: z.number().min(-90).max(90).nullable().optional(),
   longitude: z.number().min(-180).max(180).nullable().optional(),
   /** Normalised to E.164 in the company's country; `invalid_phone` otherwise (phone.ts). */
   phone: phoneInputSchema.nullable().optional(),
-  notes: z.string().trim().max(2000).optional(),
+  notes: textSchema(2000, { multiline: true }).optional(),
 };
 export const serviceAreaParts = queueChild('ServiceArea', serviceAreaFields, serviceAreaInput);
 export type ServiceArea = z.infer<typeof serviceAreaParts.schema>;

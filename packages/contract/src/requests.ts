@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, okSchema, timestampSchema } from './common.ts';
+import { idSchema, okSchema, textSchema, timestampSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 
 export const joinRequestStatuses = ['pending', 'approved', 'rejected'] as const;
@@ -28,7 +28,7 @@ export type JoinRequest = z.infer<typeof joinRequestSchema>;
 export const createJoinRequestBodySchema = z
   .object({
     queueId: idSchema,
-    message: z.string().trim().max(1000).optional(),
+    message: textSchema(1000, { multiline: true }).optional(),
   })
   .strict()
   .meta({ id: 'CreateJoinRequest' });

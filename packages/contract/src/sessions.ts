@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4Schema, textSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 
 /**
@@ -59,15 +60,15 @@ export const MAX_SERVICES_PER_SESSION = 20;
 export const sessionServiceInputSchema = z
   .object({
     serviceTypeId: uuid,
-    slotMinutes: z.number().int().min(1).max(1440),
+    slotMinutes: int4Schema.min(1).max(1440),
     /** 0 is allowed: such slots are shown but never bookable. */
-    capacityPerSlot: z.number().int().min(0).max(10000),
+    capacityPerSlot: int4Schema.min(0).max(10000),
   })
   .meta({ id: 'NewSessionService' });
 export type SessionServiceInput = z.infer<typeof sessionServiceInputSchema>;
 
 /** ISO weekday: 1 = Monday ... 7 = Sunday. */
-export const isoWeekdaySchema = z.number().int().min(1).max(7);
+export const isoWeekdaySchema = int4Schema.min(1).max(7);
 
 export const recurrenceSchema = z
   .discriminatedUnion('kind', [
@@ -91,12 +92,12 @@ const sessionFields = {
   startTime: localTimeSchema,
   endTime: localTimeSchema,
   /** Most tokens the session issues. */
-  capacity: z.number().int().min(0).max(100000),
+  capacity: int4Schema.min(0).max(100000),
   online: z.boolean(),
   /** Staff only: never shown to visitors. */
-  notes: z.string().trim().max(2000),
+  notes: textSchema(2000, { multiline: true }),
   /** Shown to visitors on the join page, their token and the board ("Running late"). */
-  visitorNotes: z.string().trim().max(500),
+  visitorNotes: textSchema(500, { multiline: true }),
 };
 
 /** `POST /queues/sessions/schedule`. With `preview: true` nothing is saved. */
@@ -294,9 +295,9 @@ export const sessionQuerySchema = z
     /** Inclusive local dates; `from` defaults to today in the caller's zone (X-user-timezone). */
     from: localDateSchema.optional(),
     to: localDateSchema.optional(),
-    status: z.array(sessionStatusSchema).min(1).optional(),
-    limit: z.number().int().min(1).max(500).default(100),
-    offset: z.number().int().min(0).default(0),
+    status: z.array(sessionStatusSchema).min(1).max(sessionStatuses.length).optional(),
+    limit: int4Schema.min(1).max(500).default(100),
+    offset: int4Schema.min(0).default(0),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     path: ['to'],
@@ -353,7 +354,7 @@ export const slotsStatusInputSchema = z
   .object({
     serviceId: uuid,
     slotNos: z
-      .array(z.number().int().min(1))
+      .array(int4Schema.min(1))
       .min(1)
       .max(1440)
       .refine((n) => new Set(n).size === n.length, 'Each slot only once'),

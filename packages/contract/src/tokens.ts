@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4ParamSchema, int4Schema, textSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { tokenPaymentSchema } from './payments.ts';
 import { phoneInputSchema } from './phone.ts';
@@ -29,13 +30,13 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 const visitorFields = {
   /** Staff issuing for a walk-in without an account give the visitor's name (and phone). */
-  visitorName: z.string().trim().min(1).max(100).optional(),
+  visitorName: textSchema(100, { min: 1 }).optional(),
   /** National numbers are read in the company's country and stored in E.164 (phone.ts). */
   visitorPhone: phoneInputSchema.optional(),
   visitorEmail: z.email().max(254).optional(),
   /** Staff only: served before everyone of lower priority. */
-  priority: z.int().min(0).max(9).optional(),
-  notes: z.string().trim().max(500).optional(),
+  priority: int4Schema.min(0).max(9).optional(),
+  notes: textSchema(500, { multiline: true }).optional(),
 };
 
 export const takeTokenInputSchema = z
@@ -47,7 +48,7 @@ export const bookSlotInputSchema = z
   .object({
     /** The session service (the spec's `serviceId`). */
     serviceId: z.uuid(),
-    slotNo: z.int().min(1),
+    slotNo: int4Schema.min(1),
     ...visitorFields,
   })
   .meta({ id: 'BookSlotInput' });
@@ -112,7 +113,7 @@ export const tokensQueryInputSchema = z
 export type TokensQueryInput = z.infer<typeof tokensQueryInputSchema>;
 
 export const cancelTokenInputSchema = z
-  .object({ tokenId: z.uuid(), reason: z.string().trim().max(200).optional() })
+  .object({ tokenId: z.uuid(), reason: textSchema(200, { multiline: true }).optional() })
   .meta({ id: 'CancelTokenInput' });
 
 export const nextTokenInputSchema = z
@@ -144,7 +145,7 @@ export const tokenActionSchema = z.enum(tokenActions);
 export type TokenAction = z.infer<typeof tokenActionSchema>;
 
 export const serviceTimeInputSchema = z
-  .object({ tokenId: z.uuid(), seconds: z.int().min(0).max(86_400) })
+  .object({ tokenId: z.uuid(), seconds: int4Schema.min(0).max(86_400) })
   .meta({ id: 'ServiceTimeInput' });
 
 export const serviceTimeQueryInputSchema = z
@@ -215,7 +216,7 @@ export type SessionBoard = z.infer<typeof sessionBoardSchema>;
 
 /** One key per attempt to take a place: a repeat of the request answers the same token. */
 const idempotencyHeaders = z.object({
-  [IDEMPOTENCY_KEY_HEADER]: z.string().trim().min(1).max(200).optional(),
+  [IDEMPOTENCY_KEY_HEADER]: textSchema(200, { min: 1 }).optional(),
 });
 const staffErrors = [...signedInErrors, 'session_not_found', 'token_not_found'] as const;
 const sessionIdParams = z.object({ sessionId: z.uuid() });
@@ -291,7 +292,7 @@ export const tokenEndpoints = {
     path: '/queues/sessions/:sessionId/slots/:slotNo/tokens',
     tag: 'tokens',
     summary: 'The bookings of one slot (staff)',
-    params: z.object({ sessionId: z.uuid(), slotNo: z.coerce.number().int().min(1) }),
+    params: z.object({ sessionId: z.uuid(), slotNo: int4ParamSchema.min(1) }),
     responses: { 200: z.array(tokenSchema) },
     errors: [...signedInErrors, 'session_not_found', 'slot_not_found'],
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, timezoneSchema } from './common.ts';
+import { idSchema, textSchema, timezoneSchema, urlSchema } from './common.ts';
 import { companyRoles, companyUserStatuses } from './companies.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 
@@ -34,8 +34,8 @@ export type UserData = z.infer<typeof userDataSchema>;
 
 export const updateProfileBodySchema = z
   .object({
-    displayName: z.string().trim().max(120).optional(),
-    avatarUrl: z.url().max(2048).nullable().optional(),
+    displayName: textSchema(120).optional(),
+    avatarUrl: urlSchema.nullable().optional(),
     timezone: timezoneSchema.nullable().optional(),
   })
   .strict()

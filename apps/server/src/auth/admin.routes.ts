@@ -1,3 +1,4 @@
+import { INT4_MAX } from '@upnext/contract/common';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
@@ -12,7 +13,14 @@ import {
   loadUser,
   updateUser,
 } from './admin.ts';
-import { metadata, optionalString, parseBody, queryParam } from './body.ts';
+import {
+  metadata,
+  optionalPassword,
+  optionalString,
+  optionalUrl,
+  parseBody,
+  queryParam,
+} from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { inviteUserByEmail } from './invite.ts';
@@ -21,7 +29,7 @@ import { factorsJsonOf } from './mfa-factors.ts';
 const userBody = z.object({
   email: optionalString,
   phone: optionalString,
-  password: optionalString,
+  password: optionalPassword,
   password_hash: optionalString,
   id: optionalString,
   email_confirm: z.boolean().nullish(),
@@ -37,10 +45,10 @@ const inviteBody = z.object({ email: optionalString, data: metadata });
 const linkBody = z.object({
   type: optionalString,
   email: optionalString,
-  password: optionalString,
+  password: optionalPassword,
   new_email: optionalString,
   data: metadata,
-  redirect_to: optionalString,
+  redirect_to: optionalUrl,
 });
 
 const MAX_PER_PAGE = 1000;
@@ -48,7 +56,8 @@ const MAX_PER_PAGE = 1000;
 function pageParam(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
+  // The /api rule for whole numbers (int4) keeps the page's offset within the database's.
+  if (!Number.isInteger(value) || value < 1 || value > INT4_MAX) {
     throw errors.validation(`${name} must be a positive whole number`);
   }
   return value;

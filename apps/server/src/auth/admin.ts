@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
 import type { AuthConfig } from '../config.ts';
+import { isUniqueViolation } from '../db/refusals.ts';
 import {
   authIdentities,
   authMfaFactors,
@@ -12,6 +13,7 @@ import {
 } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
 import { verifyBearer } from './bearer.ts';
+import { mergeMetadata } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { goTrueError } from './guard.ts';
@@ -30,7 +32,6 @@ import {
   findUserById,
   type IdentityRow,
   identitiesOf,
-  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
   type UserRow,
@@ -296,16 +297,6 @@ export async function createUser(ctx: AuthContext, input: AdminUserInput, info: 
   return adminUserJson(ctx, user);
 }
 
-/** `data` merges into metadata; a null value removes that key (GoTrue's rule). */
-function merge(current: Record<string, unknown>, patch: Record<string, unknown>) {
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
-
 /**
  * PUT /admin/users/{id}. A new password or a ban ends all the user's sessions; a new email
  * address replaces the old one at once (confirmed if `email_confirm`).
@@ -348,8 +339,10 @@ export async function updateUser(
       if ((phone ?? user.phone) && input.phone_confirm) changes.phoneConfirmedAt = now;
       Object.assign(changes, password, banFields(input, now));
       if (input.role) changes.role = input.role;
-      if (input.user_metadata) changes.userMetadata = merge(user.userMetadata, input.user_metadata);
-      if (input.app_metadata) changes.appMetadata = merge(user.appMetadata, input.app_metadata);
+      if (input.user_metadata)
+        changes.userMetadata = mergeMetadata(user.userMetadata, input.user_metadata);
+      if (input.app_metadata)
+        changes.appMetadata = mergeMetadata(user.appMetadata, input.app_metadata);
       const [updated] = await tx
         .update(authUsers)
         .set(changes)

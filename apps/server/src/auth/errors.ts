@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { refusalOf } from '../db/refusals.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
@@ -118,6 +119,18 @@ export function authErrorHandler(
       request,
       reply,
       new AuthError(503, 'database_unavailable', 'Service briefly unavailable, please retry'),
+    );
+  }
+  // The last resort for values the body rules missed (logged, to be bounded there).
+  const refusal = refusalOf(error);
+  if (refusal) {
+    request.log.warn({ err: error }, 'auth: database refused the request values');
+    return sendAuthError(
+      request,
+      reply,
+      refusal === 'conflict'
+        ? new AuthError(409, 'conflict', 'The change conflicts with data stored meanwhile')
+        : errors.validation('Invalid request: a value cannot be stored'),
     );
   }
   request.log.error({ err: error }, 'unhandled auth error');

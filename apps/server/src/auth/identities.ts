@@ -1,11 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { authIdentities, authUsers } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError } from './errors.ts';
 import type { ProviderIdentity } from './oauth/providers.ts';
-import { findUserByEmail, isUniqueViolation, type UserRow } from './users.ts';
+import { findUserByEmail, type UserRow } from './users.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,4 +1,5 @@
 import { spaRoutes } from '@upnext/contract/routes';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { factorsJsonOf } from './mfa-factors.ts';
@@ -9,7 +10,6 @@ import {
   createEmailUser,
   findUserByEmail,
   identitiesOf,
-  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
   type UserJson,

@@ -2,6 +2,7 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Tx } from '../db/client.ts';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { authMfaChallenges, authMfaFactors, authSessions, authUsers } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
@@ -23,7 +24,6 @@ import {
   sendAuthSms,
 } from './phone.ts';
 import { elevateSession, type SessionJson, type SessionRow } from './sessions.ts';
-import { isUniqueViolation } from './users.ts';
 
 /** Wrong codes a challenge survives; the next one deletes it (a new challenge is needed). */
 const MAX_CHALLENGE_ATTEMPTS = 5;

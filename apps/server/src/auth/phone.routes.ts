@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { authUsers } from '../db/schema/auth.ts';
 import { type AuditAction, audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
@@ -24,7 +25,6 @@ import {
   findUserById,
   identitiesOf,
   isBanned,
-  isUniqueViolation,
   type UserRow,
   userJson,
 } from './users.ts';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
-import { metadata, optionalString, parseBody, queryParam } from './body.ts';
+import { metadata, optionalPassword, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
@@ -17,7 +18,6 @@ import {
   fakeUserJson,
   findUserByEmail,
   identitiesOf,
-  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
   userJson,
@@ -26,7 +26,7 @@ import {
 const signupBody = z.object({
   email: optionalString,
   phone: optionalString,
-  password: optionalString,
+  password: optionalPassword,
   data: metadata,
   channel: optionalString,
   code_challenge: optionalString,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { authUsers } from '../db/schema/auth.ts';
-import { optionalString, parseBody, queryParam } from './body.ts';
+import { optionalPassword, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { idTokenGrant } from './oauth/id-token.ts';
@@ -16,7 +16,7 @@ import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
 const passwordBody = z.object({
   email: optionalString,
   phone: optionalString,
-  password: optionalString,
+  password: optionalPassword,
 });
 const refreshBody = z.object({ refresh_token: optionalString });
 const pkceBody = z.object({ auth_code: optionalString, code_verifier: optionalString });

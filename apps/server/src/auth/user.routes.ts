@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { authUsers } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
-import { metadata, optionalString, parseBody, queryParam } from './body.ts';
+import {
+  mergeMetadata,
+  metadata,
+  optionalPassword,
+  optionalString,
+  parseBody,
+  queryParam,
+} from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { authenticate } from './guard.ts';
@@ -29,7 +36,7 @@ import { emailExists } from './verify.routes.ts';
 const updateBody = z.object({
   email: optionalString,
   phone: optionalString,
-  password: optionalString,
+  password: optionalPassword,
   nonce: optionalString,
   data: metadata,
   app_metadata: z.unknown().optional(),
@@ -39,16 +46,6 @@ const updateBody = z.object({
 
 /** Sessions older than this need a fresh nonce to change the password. */
 const REAUTH_AFTER_MS = 24 * 3_600_000;
-
-/** `data` merges into user_metadata; a null value removes that key (GoTrue's rule). */
-function mergeMetadata(current: Record<string, unknown>, patch: Record<string, unknown>) {
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
 
 export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.get('/user', async (request) => {

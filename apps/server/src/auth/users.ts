@@ -17,12 +17,6 @@ export function normaliseEmail(email: string): string {
 const EMAIL_PATTERN =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-/** PostgreSQL's unique_violation, as pg and PGlite report it (possibly wrapped by drizzle). */
-export function isUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } })?.cause;
-  return (error as { code?: string })?.code === '23505' || cause?.code === '23505';
-}
-
 export function isValidEmail(email: string): boolean {
   return email.length <= 255 && EMAIL_PATTERN.test(email);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
 import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, afterAnswer, type RequestInfo, requestInfo } from './context.ts';
@@ -29,7 +30,6 @@ import {
   findUserByEmail,
   findUserByPendingEmail,
   isBanned,
-  isUniqueViolation,
   isValidEmail,
   normaliseEmail,
 } from './users.ts';

@@ -27,6 +27,15 @@ describe('error envelope', () => {
     app.get('/boom', async () => {
       throw new Error('connection string postgres://secret@db failed');
     });
+    // As Drizzle throws a refused statement: its own error, the driver's (with SQLSTATE) as cause.
+    const refused = (code: string) =>
+      new Error('Failed query: …', { cause: Object.assign(new Error('refused'), { code }) });
+    app.get('/nul', async () => {
+      throw refused('22021');
+    });
+    app.get('/taken', async () => {
+      throw refused('23505');
+    });
     await app.ready();
   });
   afterAll(() => app.close());
@@ -85,5 +94,16 @@ describe('error envelope', () => {
         requestId: expect.any(String),
       },
     });
+  });
+
+  it('answers a value the database cannot store as 400, a clash with stored rows as 409', async () => {
+    const nul = await app.inject({ method: 'GET', url: '/nul' });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toEqual({
+      error: { code: 'bad_request', message: 'A value in the request cannot be stored.' },
+    });
+    const taken = await app.inject({ method: 'GET', url: '/taken' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.code).toBe('conflict');
   });
 });

@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ErrorEnvelope } from '@upnext/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { refusalOf } from '../db/refusals.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, type ErrorCode, statusOf } from '../lib/errors.ts';
 
@@ -24,6 +27,9 @@ const frameworkErrors: Record<string, { code: ErrorCode; message: string }> = {
     code: 'bad_request',
     message: 'The request body is not valid JSON.',
   },
+  // Refused by the router before any route runs (Fastify's `frameworkErrors`).
+  FST_ERR_BAD_URL: { code: 'bad_request', message: 'The URL is not validly encoded.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long', message: 'A part of the URL is too long.' },
 };
 
 export function sendError(
@@ -47,7 +53,8 @@ function validationIssues(error: FastifyError): FieldIssue[] {
   });
 }
 
-function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+/** The /api error handler; also Fastify's `frameworkErrors` (app.ts), which the router calls. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.status >= 500) request.log.error({ err: error }, error.message);
     if (error.code === 'database_unavailable') {
@@ -81,6 +88,22 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     });
   }
 
+  // A statement the database refused for the caller's values: the contract's bounds missed
+  // them, so this is logged to be fixed there, but it is still the caller's 4xx.
+  const refusal = refusalOf(error);
+  if (refusal) {
+    request.log.warn({ err: error }, 'database refused the request values');
+    return refusal === 'conflict'
+      ? sendError(reply, 409, {
+          code: 'conflict',
+          message: 'The change conflicts with data stored meanwhile. Reload and try again.',
+        })
+      : sendError(reply, 400, {
+          code: 'bad_request',
+          message: 'A value in the request cannot be stored.',
+        });
+  }
+
   const known = error.code ? frameworkErrors[error.code] : undefined;
   if (known) return sendError(reply, statusOf(known.code), known);
 
@@ -106,4 +129,32 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(handleError);
+}
+
+/** What Node's HTTP parser refuses before Fastify sees a request (`clientError`). */
+const clientErrors: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', message: 'The request headers are too large.' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    message: 'The request took too long to arrive.',
+  },
+};
+const malformedHttp = { code: 'bad_request', message: 'The request is not valid HTTP.' } as const;
+
+/**
+ * Fastify's `clientErrorHandler`: the same envelope on the raw socket (no request exists yet,
+ * so no route, hooks or request id), then the connection closes as Node's own answer does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal = clientErrors[error.code ?? ''] ?? malformedHttp;
+  const body = JSON.stringify({ error: refusal });
+  const status = statusOf(refusal.code);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -31,21 +31,31 @@ export async function createTestUser(
     })
     .returning();
   if (!user) throw new Error('user not created');
+  return signIn(t, { userId: user.id, email }, options);
+}
+
+/** A new session and access token for an existing user (another sign-in). */
+export async function signIn(
+  t: Pick<TestApp, 'database' | 'keys' | 'config'>,
+  user: { userId: string; email: string },
+  options: { timezone?: string } = {},
+): Promise<TestUser> {
+  const now = new Date();
   const [session] = await t.database.db
     .insert(authSessions)
-    .values({ userId: user.id, aal: 'aal1', amr: [], refreshedAt: now })
+    .values({ userId: user.userId, aal: 'aal1', amr: [], refreshedAt: now })
     .returning();
   if (!session) throw new Error('session not created');
   const iat = Math.floor(now.getTime() / 1000);
   const accessToken = await t.keys.sign({
     iss: t.config.auth.jwtIssuer,
-    sub: user.id,
-    aud: user.aud,
+    sub: user.userId,
+    aud: 'authenticated',
     exp: iat + t.config.auth.jwtExp,
     iat,
-    email,
+    email: user.email,
     phone: '',
-    role: user.role,
+    role: 'authenticated',
     aal: 'aal1',
     amr: [{ method: 'password', timestamp: iat }],
     session_id: session.id,
@@ -53,5 +63,5 @@ export async function createTestUser(
   });
   const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
   if (options.timezone) headers['x-user-timezone'] = options.timezone;
-  return { userId: user.id, email, sessionId: session.id, accessToken, headers };
+  return { ...user, sessionId: session.id, accessToken, headers };
 }

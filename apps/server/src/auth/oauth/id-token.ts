@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { optionalString, parseBody } from '../body.ts';
+import { optionalJwt, optionalString, parseBody } from '../body.ts';
 import { type AuthContext, requestInfo } from '../context.ts';
 import { AuthError } from '../errors.ts';
 import { authenticate } from '../guard.ts';
@@ -10,8 +10,8 @@ import { ProviderError, verifyIdToken } from './providers.ts';
 
 const idTokenBody = z.object({
   provider: optionalString,
-  id_token: optionalString,
-  access_token: optionalString,
+  id_token: optionalJwt,
+  access_token: optionalJwt,
   nonce: optionalString,
   link_identity: z.boolean().nullish(),
 });

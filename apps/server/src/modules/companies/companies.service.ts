@@ -7,8 +7,9 @@ import type {
   UpdateCompanyUserBody,
 } from '@upnext/contract/companies';
 import { DEFAULT_COUNTRY } from '@upnext/contract/phone';
-import { findUserByEmail, isUniqueViolation, normaliseEmail } from '../../auth/users.ts';
+import { findUserByEmail, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requirePhone } from '../../lib/phone.ts';

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { type Mailer, mailerFor } from '../../auth/mailer.ts';
-import { createEmailUser, findUserByEmail, isUniqueViolation } from '../../auth/users.ts';
+import { createEmailUser, findUserByEmail } from '../../auth/users.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import { authUsers } from '../../db/schema/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { InviteUser } from './companies.service.ts';

@@ -6,6 +6,7 @@ import type {
 } from '@upnext/contract/queues';
 import type { SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { isForeignKeyViolation } from '../../db/refusals.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requirePhone } from '../../lib/phone.ts';
 import { iso } from '../../lib/rows.ts';
@@ -190,16 +191,13 @@ export const serviceTypes = queueChild<ServiceTypeRow, QueueChildTypes<typeof se
       await assertWithinPlan(tx, queue.companyId, 'paid_queues', 1, now);
     }
   },
-  deleteRefused: (error) => {
-    // ON DELETE RESTRICT answers 23001; NO ACTION would be 23503.
-    const { code, cause } = error as { code?: string; cause?: { code?: string } };
-    const sqlState = cause?.code ?? code;
-    if (sqlState !== '23001' && sqlState !== '23503') return undefined;
-    return new AppError(
-      'in_use',
-      'Sessions offer this service type; set it inactive instead of deleting it.',
-    );
-  },
+  deleteRefused: (error) =>
+    isForeignKeyViolation(error)
+      ? new AppError(
+          'in_use',
+          'Sessions offer this service type; set it inactive instead of deleting it.',
+        )
+      : undefined,
 });
 
 /** A branch's phone is stored in E.164, read in the company's country. */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CreateQueueBody, Queue, UpdateQueueBody } from '@upnext/contract/queues';
-import { isUniqueViolation } from '../../auth/users.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/refusals.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iso } from '../../lib/rows.ts';
