@@ -255,7 +255,8 @@ describe.each(testDrivers)('hostile input (%s)', (driver) => {
       ),
       { seed: SEED, numRuns: API_RUNS },
     );
-  });
+    // Hundreds of requests, each with a snapshot of every table: minutes on a loaded machine.
+  }, 300_000);
 
   it('answers every hostile /auth/v1 request below 500, in GoTrue’s shape, changing nothing it refuses', async () => {
     const user = await createTestUser(t);
@@ -302,5 +303,5 @@ describe.each(testDrivers)('hostile input (%s)', (driver) => {
       ),
       { seed: SEED, numRuns: AUTH_RUNS },
     );
-  });
+  }, 300_000);
 });
