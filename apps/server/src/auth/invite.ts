@@ -77,9 +77,10 @@ export async function inviteUserByEmail(
   try {
     outcome = await run();
   } catch (error) {
-    // A sign-up or another invitation for the address won the race.
-    if (isUniqueViolation(error)) throw emailExists();
-    throw error;
+    // A sign-up or another invitation for the address won the race: invite the account it
+    // made (still unconfirmed; a confirmed one is refused as above).
+    if (!isUniqueViolation(error)) throw error;
+    outcome = await run();
   }
   await sendAuthEmail(ctx, 'invite', address, {
     ...outcome.link,

@@ -57,9 +57,10 @@ function validationIssues(error: FastifyError): FieldIssue[] {
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.status >= 500) request.log.error({ err: error }, error.message);
-    if (error.code === 'database_unavailable') {
-      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-    }
+    const retryAfter =
+      error.retryAfterSeconds ??
+      (error.code === 'database_unavailable' ? DATABASE_RETRY_AFTER_SECONDS : undefined);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     return sendError(reply, error.status, {
       code: error.code,
       message: error.message,

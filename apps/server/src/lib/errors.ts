@@ -88,11 +88,19 @@ export class AppError extends Error {
   override name = 'AppError';
   readonly code: ErrorCode;
   readonly details: unknown;
+  /** Sent as Retry-After: when asking again can succeed (a 429 or 503). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: unknown,
+    options: { retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.code = code;
     this.details = details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -135,6 +135,38 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
     expect(await stored()).toEqual(before);
   });
 
+  it('asks to wait, with Retry-After, when no more invitations may be mailed this hour', async () => {
+    const limited = await buildTestApp(database, { RATE_LIMIT_EMAIL_SENT: '1' }, { keys: t.keys });
+    try {
+      const invite = (email: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: `/api/company/${companyId}/users`,
+          headers: owner.headers,
+          payload: { email, role: 'staff' },
+        });
+      expect((await invite('first.of.hour@example.test')).statusCode).toBe(201);
+      const response = await invite('second.of.hour@example.test');
+      expect(response.statusCode, response.body).toBe(429);
+      expect(response.json().error.code).toBe('too_many_requests');
+      const wait = Number(response.headers['retry-after']);
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(3600);
+    } finally {
+      await limited.app.close();
+    }
+  });
+
+  it('invites an address whose sign-up is being written at the same moment', async () => {
+    const email = 'signing.up@example.test';
+    const [signUp, invited] = await Promise.all([
+      t.app.inject({ method: 'POST', url: '/auth/v1/otp', payload: { email } }),
+      inject(owner, 'POST', `/company/${companyId}/users`, { email, role: 'staff' }),
+    ]);
+    expect(signUp.statusCode).toBe(200);
+    expect(invited.statusCode, invited.body).toBe(201);
+  });
+
   it('invites by email: new addresses get an invited auth user and a mail naming the company, and join once they accept', async () => {
     const email = 'new.nurse@example.test';
     const response = await inject(owner, 'POST', `/company/${companyId}/users`, {

@@ -39,6 +39,8 @@ export function createInviter(deps: {
         throw new AppError(
           'too_many_requests',
           'An invitation was just sent to this address. Please wait a moment and try again.',
+          undefined,
+          { retryAfterSeconds: error.retryAfterSeconds },
         );
       }
       throw error;
