@@ -2,12 +2,16 @@
  * The server side of the tokens benchmark (bench/tokens.ts starts it): the real app over
  * PGlite (BENCH_DATA_DIR) or PostgreSQL (DATABASE_URL), with an open session of large
  * capacity and its owner signed in, listening on a free loopback port. Prints one JSON line
- * with the port, the session and the owner's access token.
+ * with the port, the session and the owner's access token. BENCH_WAITING (default 0) tokens
+ * are put in the line first, so the rate can be compared with and without a long line.
  */
+
+import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { ephemeralKeys } from '../apps/server/src/auth/keys.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
+import { queueTokens, sessions } from '../apps/server/src/db/schema/index.ts';
 import { createLifecycle } from '../apps/server/src/lib/lifecycle.ts';
 import { createLiveSession } from '../apps/server/src/test/live-session.ts';
 
@@ -36,6 +40,30 @@ const harness = { database, keys, config, app, lifecycle };
 const live = await createLiveSession(harness as Parameters<typeof createLiveSession>[0], {
   capacity: 100_000,
 });
+const waiting = Number(process.env.BENCH_WAITING ?? 0);
+const now = new Date();
+// Straight rows in batches: issuing them through the API would take minutes.
+for (let from = 1; from <= waiting; from += 1000) {
+  const numbers = Array.from({ length: Math.min(1000, waiting - from + 1) }, (_, i) => from + i);
+  await database.db.insert(queueTokens).values(
+    numbers.map((number) => ({
+      sessionId: live.session.id,
+      number,
+      displayNumber: String(number).padStart(3, '0'),
+      kind: 'walk_in' as const,
+      visitorName: 'Waiting visitor',
+      status: 'waiting' as const,
+      joinedAt: now,
+      updatedAt: now,
+    })),
+  );
+}
+if (waiting > 0) {
+  await database.db
+    .update(sessions)
+    .set({ lastIssuedNumber: sql`${sessions.lastIssuedNumber} + ${waiting}` })
+    .where(eq(sessions.id, live.session.id));
+}
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,7 +1,7 @@
 import { sessionEvent, userEvent } from '@upnext/contract/realtime';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinRequests, sessions, slots } from '../../db/schema/index.ts';
+import { joinRequests, notifications, sessions, slots } from '../../db/schema/index.ts';
 import { queueTokens } from '../../db/schema/tokens.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -75,6 +75,27 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
       position: 2,
       estimatedWaitMinutes: 20,
     });
+  });
+
+  it("writes each issued visitor's place in service order into their message", async () => {
+    const live = await createLiveSession(t);
+    const staff = live.owner;
+    const mail = (name: string) => `${name}-${live.session.id}@example.test`;
+    await take(staff, { sessionId: live.session.id, visitorName: 'First' });
+    await take(staff, { sessionId: live.session.id, visitorName: 'B', visitorEmail: mail('b') });
+    // Priority goes ahead of both earlier numbers.
+    await take(staff, {
+      sessionId: live.session.id,
+      visitorName: 'C',
+      visitorEmail: mail('c'),
+      priority: 5,
+    });
+    const textTo = async (recipient: string) =>
+      (
+        await database.db.select().from(notifications).where(eq(notifications.recipient, recipient))
+      )[0]?.text;
+    expect(await textTo(mail('b'))).toContain('You are number 2 in line');
+    expect(await textTo(mail('c'))).toContain('You are number 1 in line');
   });
 
   it('refuses bad requests with a stable code and changes nothing', async () => {

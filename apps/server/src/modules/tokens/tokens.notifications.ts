@@ -90,8 +90,7 @@ export async function notifyIssued(
   token: TokenRow,
 ) {
   if (token.kind === 'walk_in') {
-    const line = await repo.waitingLine(tx, token.sessionId, now);
-    const position = line.findIndex((entry) => entry.id === token.id) + 1;
+    const position = await repo.positionInLine(tx, token, now);
     await notifyHolder(tx, deps, now, 'token_issued', session, token, { position });
     return;
   }

@@ -1,6 +1,7 @@
 import type { SessionCounts } from '@upnext/contract/sessions';
 import { BOOKING_LIVE_WINDOW_MINUTES, type TokenStatus } from '@upnext/contract/tokens';
-import { and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   companies,
@@ -220,16 +221,45 @@ function inLine(now: Date): SQL {
   return sql`(${queueTokens.status} = 'waiting' or (${queueTokens.status} = 'booked' and ${queueTokens.slotStartsAt} <= ${dueBy(now)}))`;
 }
 
+/** The columns the order of service reads, of `queue_tokens` or of an alias of it. */
+type OrderColumns = Record<'priority' | 'kind' | 'slotStartsAt' | 'number', AnyColumn>;
+
+/** A booking whose slot has started or is within the window (served before walk-ins). */
+function dueBooking(now: Date, tokens: OrderColumns = queueTokens): SQL {
+  return sql`coalesce(${tokens.kind} = 'booking' and ${tokens.slotStartsAt} <= ${dueBy(now)}, false)`;
+}
+
 /**
  * The order of service (PRODUCT.md): priority, then bookings whose slot has started or is
  * within the window, then number.
  */
 function serviceOrder(now: Date) {
-  return [
-    desc(queueTokens.priority),
-    sql`(${queueTokens.kind} = 'booking' and ${queueTokens.slotStartsAt} <= ${dueBy(now)}) desc`,
-    asc(queueTokens.number),
-  ];
+  return [desc(queueTokens.priority), sql`${dueBooking(now)} desc`, asc(queueTokens.number)];
+}
+
+/** `serviceOrder` as one ascending key, to compare two tokens' places in SQL. */
+function serviceKey(now: Date, tokens: OrderColumns = queueTokens): SQL {
+  return sql`(-${tokens.priority}, not ${dueBooking(now, tokens)}, ${tokens.number})`;
+}
+
+/**
+ * A token's place in the live line (1 = next), counted in the database: the tokens of the
+ * line ahead of it, without reading the line into Node.
+ */
+export async function positionInLine(tx: Tx, token: TokenRow, now: Date) {
+  const self = alias(queueTokens, 'self');
+  const [row] = await tx
+    .select({ ahead: sql<number>`count(*)::int` })
+    .from(queueTokens)
+    .innerJoin(self, eq(self.id, token.id))
+    .where(
+      and(
+        eq(queueTokens.sessionId, token.sessionId),
+        inLine(now),
+        sql`${serviceKey(now)} < ${serviceKey(now, self)}`,
+      ),
+    );
+  return (row?.ahead ?? 0) + 1;
 }
 
 /**

@@ -222,7 +222,7 @@ async function lockForIssue(
 async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Issued) {
   const view = { staff: issued.staff, viewerId: caller.userId };
   if (issued.repeated) return (await present(deps, [issued.token], view))[0] as QueueToken;
-  return announce(deps, issued.session, issued.token, view);
+  return announce(deps, issued.session, issued.token, view, 'recent');
 }
 
 export async function takeToken(
@@ -292,8 +292,14 @@ type View = { staff: boolean; viewerId?: string | undefined };
  * After a committed change: the session's line computed once, published on the session topic
  * and to the holders, and used for the answer.
  */
-async function announce(deps: TokensDeps, session: SessionContext, token: TokenRow, view: View) {
-  const line = await liveLine(deps.db, session, deps.clock());
+async function announce(
+  deps: TokensDeps,
+  session: SessionContext,
+  token: TokenRow,
+  view: View,
+  serviceTimes: 'fresh' | 'recent' = 'fresh',
+) {
+  const line = await liveLine(deps.db, session, deps.clock(), serviceTimes);
   await publishLive(deps, line);
   return (await present(deps, [token], view, [line]))[0] as QueueToken;
 }
