@@ -28,6 +28,8 @@ import { createTestUser, signIn } from '../test/users.ts';
 const SEED = 14;
 const API_RUNS = 900;
 const AUTH_RUNS = 300;
+/** About 20 s alone on this machine; a busy shared machine takes several times that. */
+const FUZZ_TIMEOUT_MS = 180_000;
 
 /**
  * The auth service's bookkeeping records refusals on purpose (attempt counters, audit trail,
@@ -255,7 +257,7 @@ describe.each(testDrivers)('hostile input (%s)', (driver) => {
       ),
       { seed: SEED, numRuns: API_RUNS },
     );
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it('answers every hostile /auth/v1 request below 500, in GoTrue’s shape, changing nothing it refuses', async () => {
     const user = await createTestUser(t);
@@ -302,5 +304,5 @@ describe.each(testDrivers)('hostile input (%s)', (driver) => {
       ),
       { seed: SEED, numRuns: AUTH_RUNS },
     );
-  });
+  }, FUZZ_TIMEOUT_MS);
 });
