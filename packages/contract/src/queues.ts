@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { currencySchema, idSchema, okSchema, timestampSchema } from './common.ts';
+import { currencySchema, idSchema, okSchema, phoneInputSchema, timestampSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
-import { phoneInputSchema } from './phone.ts';
 
 export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
 export const queueVisibilities = ['public', 'unlisted', 'private'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { phoneInputSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { tokenPaymentSchema } from './payments.ts';
-import { phoneInputSchema } from './phone.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
 export const tokenStatuses = [
