@@ -2,7 +2,8 @@
 # Build: the web app. Run: the server's TypeScript on Node 24 (type stripping, no build step),
 # with production dependencies only, as the unprivileged `node` user.
 
-FROM node:24-bookworm-slim AS build
+# Every workspace's package.json: npm ci needs the whole workspace to install any of it.
+FROM node:24-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contract/package.json packages/contract/
@@ -10,20 +11,15 @@ COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
+
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contract packages/contract
 COPY apps/web apps/web
 RUN npm run build
 
-FROM node:24-bookworm-slim AS dependencies
-WORKDIR /app
-COPY package.json package-lock.json .npmrc ./
-COPY packages/contract/package.json packages/contract/
-COPY apps/server/package.json apps/server/
-COPY apps/web/package.json apps/web/
-COPY e2e/package.json e2e/
-COPY bench/package.json bench/
+FROM manifests AS dependencies
 RUN npm ci --omit=dev --workspace=@upnext/server --no-audit --no-fund
 
 FROM node:24-bookworm-slim

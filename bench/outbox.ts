@@ -21,7 +21,6 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { smtpMailer } from '../apps/server/src/auth/mailer.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
@@ -35,6 +34,7 @@ import {
   createOutbox,
   type OutboxOptions,
 } from '../apps/server/src/modules/notifications/outbox.ts';
+import { adminStatement } from './pg-admin.ts';
 
 const total = Number(process.env.BENCH_OUTBOX_MESSAGES ?? 5000);
 const rounds = Number(process.env.BENCH_OUTBOX_ROUNDS ?? 3);
@@ -87,14 +87,9 @@ async function startSink(): Promise<{
   return { child, port, count };
 }
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+function admin(statement: string) {
+  if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
+  return adminStatement(serverUrl, statement);
 }
 
 /** A fresh, migrated database for one round, as the server opens it (its default pool). */

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { adminStatement } from './pg-admin.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -44,14 +45,9 @@ function withDatabase(url: string, name: string) {
   return parsed.toString();
 }
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+function admin(statement: string) {
+  if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
+  return adminStatement(serverUrl, statement);
 }
 
 async function measureApp(label: string, env: Record<string, string>): Promise<Row> {
