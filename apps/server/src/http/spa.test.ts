@@ -1,9 +1,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../test/app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/database.ts';
+
+const INDEX = '<!doctype html><title>UpNext</title><div id="root">';
+const SCRIPT = `export const app = "${'upnext '.repeat(200)}";`;
+const STYLE = `.a{color:red}${'.b{margin:0}'.repeat(100)}`;
 
 describe('serving the web app', () => {
   let dist: string;
@@ -13,11 +18,18 @@ describe('serving the web app', () => {
   beforeAll(async () => {
     dist = await mkdtemp(join(tmpdir(), 'upnext-dist-'));
     await mkdir(join(dist, 'assets'));
-    await writeFile(
-      join(dist, 'index.html'),
-      '<!doctype html><title>UpNext</title><div id="root">',
-    );
+    await writeFile(join(dist, 'index.html'), INDEX);
     await writeFile(join(dist, 'assets', 'index-3f2a9c.js'), 'console.log(1)');
+    // What the build writes beside text files (apps/web/precompress.ts).
+    for (const [file, text] of [
+      ['index.html', INDEX],
+      ['assets/app-9b1c2d.js', SCRIPT],
+      ['assets/app-9b1c2d.css', STYLE],
+    ] as const) {
+      await writeFile(join(dist, file), text);
+      await writeFile(join(dist, `${file}.br`), brotliCompressSync(text));
+      await writeFile(join(dist, `${file}.gz`), gzipSync(text));
+    }
     await writeFile(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     database = await createTestDatabase('pglite');
     ({ app } = await buildTestApp(database, {}, { webDistDir: dist }));
@@ -64,5 +76,61 @@ describe('serving the web app', () => {
       expect(response.statusCode, `${method} ${url}`).toBe(404);
       expect(response.headers['content-type'], `${method} ${url}`).toMatch(/application\/json/);
     }
+  });
+
+  it.each([
+    ['/assets/app-9b1c2d.js', SCRIPT, /javascript/],
+    ['/assets/app-9b1c2d.css', STYLE, /^text\/css/],
+    ['/pricing', INDEX, /^text\/html/],
+  ])(
+    "sends %s as the build's Brotli or gzip variant, as the browser accepts",
+    async (url, text, type) => {
+      const get = (acceptEncoding?: string) =>
+        app.inject({
+          method: 'GET',
+          url,
+          headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+        });
+      const br = await get('gzip, deflate, br, zstd');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(type);
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(text);
+
+      const gzip = await get('gzip, deflate');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gzip.headers['content-type']).toMatch(type);
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(text);
+
+      const plain = await get();
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toMatch(/accept-encoding/i);
+      expect(plain.body).toBe(text);
+    },
+  );
+
+  it('never serves the compressed variants as files of their own', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/app-9b1c2d.js.br' });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('answers a revalidation of the unchanged index.html with 304, per encoding', async () => {
+    const first = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'br' },
+    });
+    const etag = String(first.headers.etag);
+    const again = await app.inject({
+      method: 'GET',
+      url: '/join',
+      headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // The plain variant is another representation: it does not match the Brotli one's tag.
+    const plain = await app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': etag } });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body).toBe(INDEX);
   });
 });

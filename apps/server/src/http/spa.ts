@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { isKnownSpaPath } from '@upnext/contract/routes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -34,11 +36,49 @@ function apiNotFound(request: FastifyRequest, reply: FastifyReply) {
   });
 }
 
+/** The variants the build writes beside each text file (apps/web/precompress.ts), best first. */
+const ENCODINGS = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+type Encoding = (typeof ENCODINGS)[number]['encoding'];
+
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
+/**
+ * index.html and its compressed variants, read once: it is the answer to every page
+ * navigation. A strong ETag per variant keeps revalidation (`no-cache`) to a 304.
+ */
+function loadIndex(indexFile: string) {
+  const plain = readFileSync(indexFile);
+  const hash = createHash('sha256').update(plain).digest('base64url').slice(0, 22);
+  const variants = new Map<Encoding, Variant>();
+  for (const { encoding, suffix } of ENCODINGS) {
+    if (existsSync(indexFile + suffix)) {
+      variants.set(encoding, {
+        body: readFileSync(indexFile + suffix),
+        etag: `"${hash}-${encoding}"`,
+      });
+    }
+  }
+  const identity: Variant = { body: plain, etag: `"${hash}"` };
+  const offered = [...variants.keys()];
+  return (acceptEncoding: string | undefined): { encoding: Encoding | null; variant: Variant } => {
+    const encoding = acceptEncoding && offered.length ? negotiate(acceptEncoding, offered) : null;
+    return { encoding, variant: (encoding && variants.get(encoding)) || identity };
+  };
+}
+
 /**
  * Serves the built web app from one origin with the API. Hashed files under /assets are
  * cached for a year; everything else (index.html, favicon) is revalidated on each visit so
- * a deploy shows up at once. Paths the app does not know get its not-found page with a
- * real 404 status, so crawlers and monitors see the truth.
+ * a deploy shows up at once. Text files go out as the build's Brotli or gzip variant when the
+ * browser accepts one. Paths the app does not know get its not-found page with a real 404
+ * status, so crawlers and monitors see the truth.
  */
 export async function registerSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexFile = join(webDistDir, 'index.html');
@@ -47,12 +87,17 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     app.setNotFoundHandler((request, reply) => apiNotFound(request, reply));
     return;
   }
+  const indexFor = loadIndex(indexFile);
 
   await app.register(fastifyStatic, {
     root: webDistDir,
     // Routes for the files present at start; everything else reaches the handler below.
     wildcard: false,
     index: false,
+    // `x.js` answers with `x.js.br` or `x.js.gz` (Content-Encoding, Vary, x.js's type)...
+    preCompressed: true,
+    // ...and those are never addressed themselves.
+    globIgnore: ENCODINGS.map(({ suffix }) => `**/*${suffix}`),
     setHeaders: (res, filePath) => {
       const hashed = filePath.startsWith(join(webDistDir, 'assets'));
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -62,9 +107,17 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   app.setNotFoundHandler((request, reply) => {
     if (!wantsPage(request)) return apiNotFound(request, reply);
     const known = isKnownSpaPath(pathOf(request));
+    const { encoding, variant } = indexFor(request.headers['accept-encoding']);
+    const vary = reply.getHeader('vary');
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+      .header('etag', variant.etag);
+    if (known && request.headers['if-none-match'] === variant.etag) return reply.code(304).send();
+    if (encoding) reply.header('content-encoding', encoding);
     return reply
       .code(known ? 200 : 404)
-      .header('cache-control', 'no-cache')
-      .sendFile('index.html', webDistDir);
+      .type('text/html; charset=utf-8')
+      .send(variant.body);
   });
 }
