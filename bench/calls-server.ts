@@ -1,6 +1,6 @@
 /**
- * The product's side of the call benchmarks (bench/calls.ts, bench/calls-trace.ts): the real
- * server serving the built web app.
+ * The product's side of the call and web benchmarks (bench/calls.ts, bench/calls-trace.ts,
+ * bench/web-sites.ts): the real server serving the built web app.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,10 +11,10 @@ import { createInterface } from 'node:readline';
 const repoRoot = resolve(import.meta.dirname, '..');
 
 /**
- * The real server (NODE_ENV=test, so the developer mailbox confirms sign-ups) serving the
- * built web app, on a fresh PGlite directory; stopped at the end.
+ * The real server (NODE_ENV=test, so the developer mailbox confirms sign-ups, unless `env`
+ * says otherwise) serving the built web app, on a fresh PGlite directory; stopped at the end.
  */
-export async function startServer(port: number) {
+export async function startServer(port: number, env: NodeJS.ProcessEnv = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'upnext-bench-calls-'));
   const child = spawn(process.execPath, [join(repoRoot, 'apps/server/src/server.ts')], {
     cwd: repoRoot,
@@ -25,6 +25,7 @@ export async function startServer(port: number) {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       SMTP_MAX_FREQUENCY: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

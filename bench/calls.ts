@@ -37,12 +37,7 @@ import {
   productDataChannel,
 } from './calls-browser.ts';
 import { startServer } from './calls-server.ts';
-
-function intFromEnv(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1`);
-  return value;
-}
+import { intFromEnv, median } from './stats.ts';
 
 const callRounds = intFromEnv('BENCH_CALL_ROUNDS', 10);
 const fileMiB = intFromEnv('BENCH_FILE_MIB', 50);
@@ -56,15 +51,6 @@ const chatEntry = resolve(
 
 function log(message: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2
-    ? (sorted[mid] ?? Number.NaN)
-    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** One bare call set-up: two fresh contexts (caller and callee), ring, answer, first frame. */
