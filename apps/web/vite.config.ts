@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { mantineCss } from './mantine-css.ts';
 import { precompress } from './precompress.ts';
 
 // The API server listens on 3000 in development (`npm run dev`); the SPA proxies to it so
@@ -7,7 +8,7 @@ import { precompress } from './precompress.ts';
 const apiServer = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), mantineCss(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import { Button, Group, Menu, Select, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconCalendarEvent, IconCalendarPlus, IconChevronDown } from '@tabler/icons-react';
