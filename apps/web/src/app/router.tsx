@@ -1,5 +1,6 @@
 import { spaRoutes } from '@upnext/contract/routes';
 import { Navigate, type RouteObject } from 'react-router';
+import { withNamespaces } from '../lib/i18n.ts';
 import type { RouteHandle } from './components/DocumentTitle.tsx';
 import { PageLoader } from './components/PageLoader.tsx';
 import { RootErrorBoundary, RouteErrorBoundary } from './components/RouteErrorBoundary.tsx';
@@ -9,19 +10,25 @@ import { RequireSignIn } from './RequireSignIn.tsx';
 
 const title = (key: string): RouteHandle => ({ title: key });
 
-// Every page is its own chunk (`lazy`): the public pages never download the admin area.
+// Every page is its own chunk (`lazy`), loaded with the text namespaces it shows (beyond
+// `common`): the public pages never download the admin area nor its texts.
+const marketingPage = <T,>(load: () => Promise<T>) => withNamespaces(load, 'marketing');
 const marketing = {
-  home: () => import('../features/marketing/pages/HomePage.tsx'),
-  pricing: () => import('../features/marketing/pages/PricingPage.tsx'),
-  services: () => import('../features/marketing/pages/ServicesPage.tsx'),
-  about: () => import('../features/marketing/pages/AboutPage.tsx'),
-  privacy: () => import('../features/marketing/pages/PrivacyPolicyPage.tsx'),
-  terms: () => import('../features/marketing/pages/TermsPage.tsx'),
-  notFound: () => import('../features/marketing/pages/NotFoundPage.tsx'),
+  home: marketingPage(() => import('../features/marketing/pages/HomePage.tsx')),
+  pricing: marketingPage(() => import('../features/marketing/pages/PricingPage.tsx')),
+  services: marketingPage(() => import('../features/marketing/pages/ServicesPage.tsx')),
+  about: marketingPage(() => import('../features/marketing/pages/AboutPage.tsx')),
+  privacy: marketingPage(() => import('../features/marketing/pages/PrivacyPolicyPage.tsx')),
+  terms: marketingPage(() => import('../features/marketing/pages/TermsPage.tsx')),
+  notFound: marketingPage(() => import('../features/marketing/pages/NotFoundPage.tsx')),
 };
 
 // The home page plus the set-new-password dialog (auth).
-const updatePassword = () => import('./routes/UpdatePasswordPage.tsx');
+const updatePassword = withNamespaces(
+  () => import('./routes/UpdatePasswordPage.tsx'),
+  'marketing',
+  'auth',
+);
 
 /** Route id of the catch-all, so tests can tell "not found" from a real page. */
 export const NOT_FOUND_ROUTE_ID = 'not-found';
@@ -62,28 +69,40 @@ export const routes: RouteObject[] = [
               {
                 // Public: the checkout may return to a browser without a session (spec §2).
                 path: spaRoutes.paymentSuccess,
-                lazy: () => import('./routes/PaymentSuccessPage.tsx'),
+                lazy: withNamespaces(
+                  () => import('./routes/PaymentSuccessPage.tsx'),
+                  'visit',
+                  'entities',
+                ),
                 handle: title('paymentSuccess'),
               },
               {
                 // Not guarded (spec §2): the checkout may return to a browser without a session.
                 path: spaRoutes.adminPaymentSuccess,
-                lazy: () => import('./routes/admin/PaymentSuccessPage.tsx'),
+                lazy: withNamespaces(
+                  () => import('./routes/admin/PaymentSuccessPage.tsx'),
+                  'billing',
+                  'marketing',
+                ),
                 handle: title('adminPaymentSuccess'),
               },
               {
                 path: spaRoutes.login,
-                lazy: () => import('./routes/LoginPage.tsx'),
+                lazy: withNamespaces(() => import('./routes/LoginPage.tsx'), 'auth'),
                 handle: title('login'),
               },
               {
                 path: spaRoutes.join,
-                lazy: () => import('./routes/JoinPage.tsx'),
+                lazy: withNamespaces(() => import('./routes/JoinPage.tsx'), 'visit', 'entities'),
                 handle: title('join'),
               },
               {
                 path: spaRoutes.devMailbox,
-                lazy: () => import('./routes/DevMailboxPage.tsx'),
+                lazy: withNamespaces(
+                  () => import('./routes/DevMailboxPage.tsx'),
+                  'devMailbox',
+                  'auth',
+                ),
                 handle: title('devMailbox'),
               },
               {
@@ -105,7 +124,11 @@ export const routes: RouteObject[] = [
       {
         // The sandbox card checkout stands alone, without the site's header and footer.
         path: spaRoutes.sandboxCheckout,
-        lazy: () => import('./routes/SandboxCheckoutPage.tsx'),
+        lazy: withNamespaces(
+          () => import('./routes/SandboxCheckoutPage.tsx'),
+          'checkout',
+          'entities',
+        ),
         errorElement: <RootErrorBoundary />,
         handle: title('sandboxCheckout'),
       },
@@ -115,12 +138,12 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: spaRoutes.adminMeeting,
-            lazy: () => import('./routes/admin/MeetingPage.tsx'),
+            lazy: withNamespaces(() => import('./routes/admin/MeetingPage.tsx'), 'meeting', 'chat'),
             errorElement: <RootErrorBoundary />,
             handle: title('adminMeeting'),
           },
           {
-            lazy: () => import('./layouts/AdminLayout.tsx'),
+            lazy: withNamespaces(() => import('./layouts/AdminLayout.tsx'), 'account', 'auth'),
             children: [
               {
                 errorElement: <RouteErrorBoundary />,
@@ -129,47 +152,85 @@ export const routes: RouteObject[] = [
                   { index: true, element: <Navigate to={spaRoutes.adminMySessions} replace /> },
                   {
                     path: spaRoutes.adminQueues,
-                    lazy: () => import('./routes/admin/QueuesPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/QueuesPage.tsx'),
+                      'workspace',
+                    ),
                     handle: title('adminQueues'),
                   },
                   {
                     path: spaRoutes.adminQueueSessions,
-                    lazy: () => import('./routes/admin/QueueSessionsPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/QueueSessionsPage.tsx'),
+                      'workspace',
+                      'entities',
+                    ),
                     handle: title('adminQueueSessions'),
                   },
                   {
                     path: spaRoutes.adminMySessions,
-                    lazy: () => import('./routes/admin/MySessionsPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/MySessionsPage.tsx'),
+                      'visit',
+                      'entities',
+                    ),
                     handle: title('adminMySessions'),
                   },
                   {
                     path: spaRoutes.adminLiveSession,
-                    lazy: () => import('./routes/admin/LiveSessionPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/LiveSessionPage.tsx'),
+                      'live',
+                      'entities',
+                    ),
                     handle: title('adminLiveSession'),
                   },
                   {
                     path: spaRoutes.adminSessionControl,
-                    lazy: () => import('./routes/admin/SessionControlPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/SessionControlPage.tsx'),
+                      'workspace',
+                      'entities',
+                    ),
                     handle: title('adminSessionControl'),
                   },
                   {
                     path: spaRoutes.adminSessionTokens,
-                    lazy: () => import('./routes/admin/SessionTokensPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/SessionTokensPage.tsx'),
+                      'live',
+                      'entities',
+                    ),
                     handle: title('adminSessionTokens'),
                   },
                   {
                     path: spaRoutes.adminScheduleSession,
-                    lazy: () => import('./routes/admin/ScheduleSessionPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/ScheduleSessionPage.tsx'),
+                      'workspace',
+                      'entities',
+                    ),
                     handle: title('adminScheduleSession'),
                   },
                   {
                     path: spaRoutes.adminCompany,
-                    lazy: () => import('./routes/admin/CompanyPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/CompanyPage.tsx'),
+                      'workspace',
+                      'billing',
+                      'marketing',
+                      'entities',
+                    ),
                     handle: title('adminCompany'),
                   },
                   {
                     path: spaRoutes.adminAccount,
-                    lazy: () => import('./routes/admin/AccountPage.tsx'),
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/AccountPage.tsx'),
+                      'account',
+                      'auth',
+                      'invitations',
+                    ),
                     handle: title('adminAccount'),
                   },
                 ],

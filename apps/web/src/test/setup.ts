@@ -1,6 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { i18n } from '../lib/i18n.ts';
+
+// The app loads text namespaces with their pages; a test renders any component at once.
+await i18n.loadNamespaces(
+  Object.keys(import.meta.glob('../locales/en/*.json')).map((path) =>
+    path.replace(/^.*\/|\.json$/g, ''),
+  ),
+);
 
 // jsdom lacks the layout APIs Mantine and the router call.
 Object.defineProperty(window, 'matchMedia', {

@@ -1,15 +1,21 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useCurrentUser } from '../../lib/auth-session.ts';
+import { withNamespaces } from '../../lib/i18n.ts';
 import { DocumentTitle } from '../components/DocumentTitle.tsx';
 import { NavigationProgress } from '../components/NavigationProgress.tsx';
 import { SkipLink } from '../components/SkipLink.tsx';
 
 // Loaded only once someone is signed in: the public pages never download the call code.
-const CallHost = lazy(() =>
-  import('../../features/meeting/components/CallHost.tsx').then((module) => ({
-    default: module.CallHost,
-  })),
+const CallHost = lazy(
+  withNamespaces(
+    () =>
+      import('../../features/meeting/components/CallHost.tsx').then((module) => ({
+        default: module.CallHost,
+      })),
+    'meeting',
+    'chat',
+  ),
 );
 
 /**
