@@ -2,12 +2,8 @@ import type { Session } from '@supabase/auth-js';
 import { QueryClient } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  AUTH_STORAGE_KEY,
-  createAuthClient,
-  startAuth,
-  usePasswordRecovery,
-} from './auth-client.ts';
+import { AUTH_STORAGE_KEY } from './auth-boot.ts';
+import { createAuthClient, startAuth, usePasswordRecovery } from './auth-client.ts';
 import { getAuthStatus, getCurrentUser } from './auth-session.ts';
 
 function jwt(claims: Record<string, unknown>): string {

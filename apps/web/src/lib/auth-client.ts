@@ -2,22 +2,24 @@ import { GoTrueClient, type Session } from '@supabase/auth-js';
 import type { QueryClient } from '@tanstack/react-query';
 import { spaRoutes } from '@upnext/contract/routes';
 import { useSyncExternalStore } from 'react';
+import { AUTH_STORAGE_KEY } from './auth-boot.ts';
 import {
   type CurrentUser,
   markAuthLoading,
   setAccessTokenProvider,
   setAuthSession,
 } from './auth-session.ts';
+import { queryClient } from './query-client.ts';
+import { safeRedirectPath } from './safe-redirect.ts';
 
 /**
  * The one auth client of the app: the official @supabase/auth-js against our own `/auth/v1`.
  * Session refresh (30 s tick, 3-tick margin, 200 ms doubling backoff), the auth events and the
  * session storage are auth-js's own, so spec §4/§9 hold by construction. PKCE flow: email
  * links and OAuth come back with `?code=`, which auth-js exchanges on page load
- * (`detectSessionInUrl`) using the verifier it stored in this browser.
+ * (`detectSessionInUrl`) using the verifier it stored in this browser. Loaded on demand
+ * (`auth-boot.ts`): only pages that sign in, or a browser with a session, download auth-js.
  */
-export const AUTH_STORAGE_KEY = 'upnext-auth';
-
 let client: GoTrueClient | null = null;
 
 /**
@@ -52,8 +54,12 @@ export function createAuthClient(): GoTrueClient {
   });
 }
 
+/** The client, fed to the app's session store from its creation (`startAuth`). */
 export function getAuthClient(): GoTrueClient {
-  client ??= createAuthClient();
+  if (!client) {
+    client = createAuthClient();
+    void startAuth(queryClient, client);
+  }
   return client;
 }
 
@@ -159,16 +165,13 @@ async function takeSessionFromFragment(auth: AuthLike): Promise<void> {
 let initialized: Promise<{ error: Error | null }> | null = null;
 
 /**
- * Start the client once, from the app's entry: subscribe to its events, then wait for it to
+ * Start the client once, when it is created: subscribe to its events, then wait for it to
  * read storage or the URL (a link's code or fragment). Until then the session store stays
  * `loading`, so the route guard decides only on the initial session, not on an early
  * "signed out". The query cache is cleared whenever the user changes or signs out, so no
  * one sees the previous user's data.
  */
-export function startAuth(
-  queryClient: QueryClient,
-  auth: AuthLike = getAuthClient(),
-): Promise<{ error: Error | null }> {
+export function startAuth(queries: QueryClient, auth: AuthLike): Promise<{ error: Error | null }> {
   if (initialized !== null) return initialized;
   markAuthLoading();
   let userId: string | null = null;
@@ -179,13 +182,13 @@ export function startAuth(
   });
   auth.onAuthStateChange((event, session) => {
     const nextUserId = session?.user.id ?? null;
-    if (event === 'SIGNED_OUT' || (userId !== null && nextUserId !== userId)) queryClient.clear();
+    if (event === 'SIGNED_OUT' || (userId !== null && nextUserId !== userId)) queries.clear();
     userId = nextUserId;
     if (event === 'PASSWORD_RECOVERY') setPasswordPrompt('recovery');
     if (event === 'SIGNED_OUT') setPasswordPrompt(null);
     if (settled) applySession(session);
     if (event === 'USER_UPDATED' || event === 'MFA_CHALLENGE_VERIFIED') {
-      void queryClient.invalidateQueries({ queryKey: ['auth'] });
+      void queries.invalidateQueries({ queryKey: ['auth'] });
     }
   });
   initialized = (async () => {
@@ -206,24 +209,6 @@ export function startAuth(
 /** Resolves with the outcome of reading storage / the URL; `startAuth` must have run. */
 export function authReady(): Promise<{ error: Error | null }> {
   return initialized ?? Promise.resolve({ error: null });
-}
-
-/**
- * A path to return to after sign-in, only if it stays on this origin (never `//evil.example`,
- * `/\evil.example` or `https://...`); anything else gives `fallback`.
- */
-export function safeRedirectPath(value: string | null | undefined, fallback = '/admin'): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return fallback;
-  }
-  try {
-    const base = window.location.origin;
-    const url = new URL(value, base);
-    if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return fallback;
-  }
 }
 
 /** Where email links and OAuth return: `/login`, which completes them and goes on to `redirect`. */

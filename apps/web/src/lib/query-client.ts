@@ -84,3 +84,6 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/** The app's one cache (tests make their own with `createQueryClient`). */
+export const queryClient = createQueryClient();

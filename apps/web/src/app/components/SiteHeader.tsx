@@ -15,8 +15,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate, useSearchParams } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
-import { safeRedirectPath } from '../../lib/auth-client.ts';
 import { useCurrentUser } from '../../lib/auth-session.ts';
+import { safeRedirectPath } from '../../lib/safe-redirect.ts';
 import classes from './SiteHeader.module.css';
 
 const links = [

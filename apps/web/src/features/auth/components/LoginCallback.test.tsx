@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { safeRedirectPath } from '../../../lib/auth-client.ts';
+import { safeRedirectPath } from '../../../lib/safe-redirect.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { LoginCallback } from './LoginCallback.tsx';
 

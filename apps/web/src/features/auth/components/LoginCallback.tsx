@@ -4,7 +4,8 @@ import { spaRoutes } from '@upnext/contract/routes';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { authReady, getAuthClient, safeRedirectPath } from '../../../lib/auth-client.ts';
+import { authReady, getAuthClient } from '../../../lib/auth-client.ts';
+import { safeRedirectPath } from '../../../lib/safe-redirect.ts';
 
 type Outcome = { kind: 'working' } | { kind: 'failed'; message: string };
 

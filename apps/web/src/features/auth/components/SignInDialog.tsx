@@ -15,13 +15,9 @@ import { IconLogin2, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import {
-  getAuthClient,
-  loginRedirectUrl,
-  recoveryRedirectUrl,
-  safeRedirectPath,
-} from '../../../lib/auth-client.ts';
+import { getAuthClient, loginRedirectUrl, recoveryRedirectUrl } from '../../../lib/auth-client.ts';
 import { getAuthStatus } from '../../../lib/auth-session.ts';
+import { safeRedirectPath } from '../../../lib/safe-redirect.ts';
 import { useAuthSettings } from '../hooks/useAuthSettings.ts';
 import { AuthErrorAlert } from './AuthErrorAlert.tsx';
 import { CodeInput } from './CodeInput.tsx';
