@@ -1,11 +1,19 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { lazy, type ReactNode, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n.ts';
 import { connectRealtimeToAuth } from '../lib/stomp-client.ts';
+import { OnceOpened } from './components/OnceOpened.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
+
+// Loaded with the first notification: most visits never show one.
+const AppNotifications = lazy(() =>
+  import('./components/AppNotifications.tsx').then((module) => ({
+    default: module.AppNotifications,
+  })),
+);
 
 interface AppProvidersProps {
   queryClient: QueryClient;
@@ -14,8 +22,8 @@ interface AppProvidersProps {
   env?: 'default' | 'test';
 }
 
-/** Notifications: top right, closing after 5000 ms (spec §8, §9). */
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+  const shown = useNotifications().notifications.length > 0;
   // One STOMP connection while a user with an email is signed in (spec §4); none in tests.
   useEffect(() => (env === 'test' ? undefined : connectRealtimeToAuth()), [env]);
   return (
@@ -26,7 +34,9 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
         defaultColorScheme="light"
         env={env}
       >
-        <Notifications position="top-right" autoClose={5000} />
+        <OnceOpened opened={shown}>
+          <AppNotifications />
+        </OnceOpened>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>

@@ -2,7 +2,7 @@ import { Container } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
+import { LazySignInDialog } from './LazySignInDialog.tsx';
 
 /**
  * A page a checkout sends the payer back to (spec §2's two payment-success routes): public, since
@@ -20,7 +20,7 @@ export function PaymentReturn({
   return (
     <Container size="sm" py={{ base: 32, sm: 56 }}>
       {children(searchParams.get('paymentId')?.trim() || null, signIn.open)}
-      <SignInDialog
+      <LazySignInDialog
         opened={signInOpened}
         onClose={signIn.close}
         redirectTo={location.pathname + location.search}

@@ -1,25 +1,22 @@
-import {
-  Box,
-  Burger,
-  Button,
-  Container,
-  Drawer,
-  Group,
-  NavLink as MantineNavLink,
-  Stack,
-} from '@mantine/core';
+import { Box, Burger, Button, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { spaRoutes } from '@upnext/contract/routes';
-import { useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate, useSearchParams } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
-import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 import { safeRedirectPath } from '../../lib/safe-redirect.ts';
+import { LazySignInDialog } from './LazySignInDialog.tsx';
+import { OnceOpened } from './OnceOpened.tsx';
 import classes from './SiteHeader.module.css';
 
-const links = [
+const SiteMenu = lazy(() =>
+  import('./SiteMenu.tsx').then((module) => ({ default: module.SiteMenu })),
+);
+
+/** The public pages the header links to (and the small screens' menu, `SiteMenu`). */
+export const siteLinks = [
   { to: spaRoutes.home, key: 'nav.home' },
   { to: spaRoutes.services, key: 'nav.services' },
   { to: spaRoutes.pricing, key: 'nav.pricing' },
@@ -66,7 +63,7 @@ export function SiteHeader() {
           </Link>
 
           <Group component="nav" aria-label={t('nav.label')} gap={4} visibleFrom="sm">
-            {links.map((link) => (
+            {siteLinks.map((link) => (
               <NavLink key={link.to} to={link.to} end className={classes.link}>
                 {t(link.key)}
               </NavLink>
@@ -87,43 +84,11 @@ export function SiteHeader() {
         </Group>
       </Container>
 
-      <Drawer
-        id="site-menu"
-        opened={menuOpened}
-        onClose={menu.close}
-        title={t('nav.menuTitle')}
-        position="right"
-        size="xs"
-        hiddenFrom="sm"
-        closeButtonProps={{ 'aria-label': t('nav.closeMenu') }}
-      >
-        <Stack gap="lg">
-          <Box component="nav" aria-label={t('nav.label')}>
-            {links.map((link) => (
-              <MantineNavLink
-                key={link.to}
-                component={NavLink}
-                to={link.to}
-                end
-                label={t(link.key)}
-                onClick={menu.close}
-                className={classes.drawerLink}
-              />
-            ))}
-          </Box>
-          {user ? (
-            <Button component={Link} to={spaRoutes.admin} onClick={menu.close} fullWidth>
-              {t('nav.dashboard')}
-            </Button>
-          ) : (
-            <Button onClick={openSignIn} fullWidth>
-              {t('nav.signIn')}
-            </Button>
-          )}
-        </Stack>
-      </Drawer>
+      <OnceOpened opened={menuOpened}>
+        <SiteMenu opened={menuOpened} onClose={menu.close} onSignIn={openSignIn} />
+      </OnceOpened>
 
-      <SignInDialog opened={signInOpened} onClose={signIn.close} redirectTo={redirectTo} />
+      <LazySignInDialog opened={signInOpened} onClose={signIn.close} redirectTo={redirectTo} />
     </Box>
   );
 }

@@ -4,8 +4,8 @@ import { joinCodeParam, legacyJoinCodeParam } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { SignInDialog } from '../../features/auth/components/SignInDialog.tsx';
 import { JoinFlow } from '../../features/visit/components/JoinFlow.tsx';
+import { LazySignInDialog } from '../components/LazySignInDialog.tsx';
 
 export function Component() {
   const { t } = useTranslation();
@@ -24,7 +24,7 @@ export function Component() {
         requestSignIn={signIn.open}
       />
       {/* The app's own sign-in dialog; after signing in the visitor stays on this page. */}
-      <SignInDialog
+      <LazySignInDialog
         opened={signInOpened}
         onClose={signIn.close}
         redirectTo={location.pathname + location.search}

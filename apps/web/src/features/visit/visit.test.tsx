@@ -373,7 +373,10 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
     await user.click(await screen.findByRole('button', { name: /^Take a token/ }));
-    expect(await screen.findByRole('dialog', { name: 'Sign in' })).toBeInTheDocument();
+    // The dialog's code (and the auth client) is downloaded when it first opens.
+    expect(
+      await screen.findByRole('dialog', { name: 'Sign in' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     expect(
       screen.getByText(/your token is taken as soon as you are signed in/),
     ).toBeInTheDocument();
