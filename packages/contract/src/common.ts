@@ -42,6 +42,13 @@ export const urlSchema = z
   .max(2048)
   .regex(singleLine, controlMessage);
 
+/**
+ * What a phone field accepts before the phone rule (`phone.ts`) runs: any typed form, up to 40
+ * characters. Here rather than there, so the schemas that only carry a phone (and the pages that
+ * import them) do not bring libphonenumber's metadata.
+ */
+export const phoneInputSchema = textSchema(40, { min: 1 });
+
 /** Ids are UUIDs; a malformed one is a validation error naming the field, never a 500. */
 export const idSchema = z.uuid();
 

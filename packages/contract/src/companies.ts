@@ -3,18 +3,18 @@ import {
   currencySchema,
   idSchema,
   okSchema,
+  phoneInputSchema,
   textSchema,
   timestampSchema,
   timezoneSchema,
   urlSchema,
 } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
-import { countrySchema, phoneInputSchema } from './phone.ts';
+import { companyRoles, companyUserStatuses } from './members.ts';
+import { countrySchema } from './phone.ts';
 
 export const companyPlans = ['free', 'pro', 'business'] as const;
 export type CompanyPlan = (typeof companyPlans)[number];
-export const companyRoles = ['owner', 'admin', 'staff'] as const;
-export const companyUserStatuses = ['invited', 'active', 'disabled'] as const;
 /** Roles an invite may give; ownership is handed over by changing a member's role. */
 export const invitableRoles = ['admin', 'staff'] as const;
 

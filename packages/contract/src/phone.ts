@@ -27,9 +27,6 @@ export const countrySchema = z
   .refine(isSupportedCountry, 'Not a country with phone numbering known here')
   .meta({ id: 'Country', example: 'GB' });
 
-/** What a phone field accepts before the rule runs: any typed form, up to 40 characters. */
-export const phoneInputSchema = textSchema(40, { min: 1 });
-
 /**
  * `raw` in E.164, read in `country` when it has no international prefix; null when it is not
  * a valid phone number.

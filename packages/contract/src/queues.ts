@@ -4,11 +4,11 @@ import {
   idSchema,
   int4Schema,
   okSchema,
+  phoneInputSchema,
   textSchema,
   timestampSchema,
 } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
-import { phoneInputSchema } from './phone.ts';
 
 export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
 export const queueVisibilities = ['public', 'unlisted', 'private'] as const;

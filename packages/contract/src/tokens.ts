@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { int4ParamSchema, int4Schema, textSchema } from './common.ts';
+import { int4ParamSchema, int4Schema, phoneInputSchema, textSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { tokenPaymentSchema } from './payments.ts';
-import { phoneInputSchema } from './phone.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
 export const tokenStatuses = [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, textSchema, timezoneSchema, urlSchema } from './common.ts';
-import { companyRoles, companyUserStatuses } from './companies.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
+import { companyRoles, companyUserStatuses } from './members.ts';
 
 /** `GET /user/user-data?userId=<email>`: whom to describe; the caller when left out. */
 export const userDataQuerySchema = z.object({

@@ -1,4 +1,5 @@
-import { companyPlans, companyRoles, companyUserStatuses } from '@upnext/contract/companies';
+import { companyPlans } from '@upnext/contract/companies';
+import { companyRoles, companyUserStatuses } from '@upnext/contract/members';
 import { planStatuses } from '@upnext/contract/payments';
 import { sql } from 'drizzle-orm';
 import {

@@ -25,11 +25,11 @@ import {
 import {
   type CompanyRole,
   type CompanyUser,
-  companyRoles,
   type InviteCompanyUserBody,
   invitableRoles,
   inviteCompanyUserBodySchema,
 } from '@upnext/contract/companies';
+import { companyRoles } from '@upnext/contract/members';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
