@@ -7,8 +7,9 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { initErrorReporting } from './lib/error-reporter.ts';
 
-// Not awaited: the app renders at once and errors go to the console until Sentry is ready.
-void initErrorReporting();
+// Once the page has loaded, so the first paint never waits for it; errors go to the console
+// until Sentry is ready.
+window.addEventListener('load', () => void initErrorReporting(), { once: true });
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -1,4 +1,4 @@
-import { endpoints } from '@upnext/contract/endpoints';
+import { requestEndpoints } from '@upnext/contract/requests';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api } from './api-client.ts';
 import { setAuthSession } from './auth-session.ts';
@@ -30,7 +30,7 @@ afterEach(() => {
 
 /** Any endpoint will do for what every call shares: headers, envelopes, failures. */
 const listRequests = (signal?: AbortSignal) =>
-  api.call(endpoints.listJoinRequests, signal ? { signal } : {});
+  api.call(requestEndpoints.listJoinRequests, signal ? { signal } : {});
 
 describe('api client', () => {
   it('sends no Authorization or time zone header without a token', async () => {
@@ -94,7 +94,7 @@ describe('api client', () => {
 
 describe('api.call through the endpoint table', () => {
   it("uses the endpoint's method and path, URL-encodes its params and sends its body", async () => {
-    await api.call(endpoints.decideJoinRequest, {
+    await api.call(requestEndpoints.decideJoinRequest, {
       params: { requestId: 'a b/c?' },
       body: { status: 'approved' },
     });
@@ -106,7 +106,7 @@ describe('api.call through the endpoint table', () => {
   });
 
   it('puts the query in the query string, leaving out unset values', async () => {
-    await api.call(endpoints.listJoinRequests, {
+    await api.call(requestEndpoints.listJoinRequests, {
       query: { status: 'pending', queueId: undefined },
     });
     const { url, init } = lastRequest();
@@ -117,7 +117,9 @@ describe('api.call through the endpoint table', () => {
 
   it('resolves with the typed data and rejects with the error envelope', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(200, { data: { ok: true } }));
-    const data = await api.call(endpoints.withdrawJoinRequest, { params: { requestId: 'r1' } });
+    const data = await api.call(requestEndpoints.withdrawJoinRequest, {
+      params: { requestId: 'r1' },
+    });
     const ok: true = data.ok;
     expect(ok).toBe(true);
 
@@ -125,7 +127,7 @@ describe('api.call through the endpoint table', () => {
       jsonResponse(409, { error: { code: 'join_request_not_needed', message: 'Public queue.' } }),
     );
     const error = await api
-      .call(endpoints.createJoinRequest, { body: { queueId: 'q1' } })
+      .call(requestEndpoints.createJoinRequest, { body: { queueId: 'q1' } })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 409, code: 'join_request_not_needed' });
   });
@@ -134,14 +136,14 @@ describe('api.call through the endpoint table', () => {
     // Only type-checked: each line is a mistake tsc must reject.
     const mistakes = () => [
       // @ts-expect-error the path variable is required
-      api.call(endpoints.withdrawJoinRequest, {}),
-      api.call(endpoints.decideJoinRequest, {
+      api.call(requestEndpoints.withdrawJoinRequest, {}),
+      api.call(requestEndpoints.decideJoinRequest, {
         params: { requestId: 'r1' },
         // @ts-expect-error a body of the wrong shape
         body: { status: 'maybe' },
       }),
       // @ts-expect-error a GET has no body
-      api.call(endpoints.listJoinRequests, { body: { status: 'pending' } }),
+      api.call(requestEndpoints.listJoinRequests, { body: { status: 'pending' } }),
     ];
     expect(typeof mistakes).toBe('function');
   });

@@ -16,13 +16,13 @@ export function reportError(error: unknown, context?: ErrorContext): void {
 
 /**
  * Ask the server how this deployment reports errors (GET /api/client-config). Sentry and the
- * endpoint table (zod) are imported on demand, so a deployment without a DSN never downloads
- * them and the first paint never waits for them.
+ * endpoint (zod) are imported on demand, so a deployment without a DSN never downloads
+ * Sentry and the first paint never waits for either.
  */
 export async function initErrorReporting(): Promise<void> {
   try {
-    const { endpoints } = await import('@upnext/contract/endpoints');
-    const endpoint = endpoints.getClientConfig;
+    const { systemEndpoints } = await import('@upnext/contract/system');
+    const endpoint = systemEndpoints.getClientConfig;
     const config = endpoint.responses[200].parse(await api.call(endpoint, {}));
     if (!config.sentryDsn) return;
     const Sentry = await import('./sentry.ts');

@@ -1,6 +1,6 @@
 import { type QueryKey, useQuery, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { Payment } from '@upnext/contract/payments';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 
@@ -29,7 +29,7 @@ export function usePaymentOutcome(paymentId: string | null, queryKey: QueryKey) 
   const query = useQuery({
     queryKey,
     queryFn: ({ signal }) =>
-      api.call(endpoints.getPayment, { params: { paymentId: paymentId ?? '' }, signal }),
+      api.call(paymentEndpoints.getPayment, { params: { paymentId: paymentId ?? '' }, signal }),
     enabled: Boolean(paymentId && user),
     retry: false,
     meta: { errorShownInline: true },

@@ -1,5 +1,5 @@
-import { endpoints } from '@upnext/contract/endpoints';
 import type { SessionQuery, SessionStatusInput } from '@upnext/contract/sessions';
+import { sessionEndpoints } from '@upnext/contract/sessions';
 import { api } from '../../lib/api-client.ts';
 
 /**
@@ -9,7 +9,7 @@ import { api } from '../../lib/api-client.ts';
 
 /** `POST /queues/sessions/status`: open, pause, close or cancel by the state rules. */
 export function setSessionStatus(input: SessionStatusInput) {
-  return api.call(endpoints.setSessionStatus, { body: input });
+  return api.call(sessionEndpoints.setSessionStatus, { body: input });
 }
 
 /**
@@ -18,10 +18,10 @@ export function setSessionStatus(input: SessionStatusInput) {
  * browser's zone (X-user-timezone).
  */
 export function getMySessions(date: string | undefined, signal?: AbortSignal) {
-  return api.call(endpoints.mySessions, { query: { date }, signal });
+  return api.call(sessionEndpoints.mySessions, { query: { date }, signal });
 }
 
 /** `POST /queues/sessions/query`: sessions by company, queue, sub-queue, dates and status. */
 export function querySessions(query: Partial<SessionQuery>, signal?: AbortSignal) {
-  return api.call(endpoints.querySessions, { body: query, signal });
+  return api.call(sessionEndpoints.querySessions, { body: query, signal });
 }

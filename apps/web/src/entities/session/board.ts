@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import { sessionEvent } from '@upnext/contract/realtime';
 import type { SessionBoard } from '@upnext/contract/tokens';
+import { tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../lib/api-client.ts';
 import {
   registerRealtime,
@@ -18,7 +18,7 @@ import { type RealtimeConnection, realtime } from '../../lib/stomp-client.ts';
 export const sessionBoardKey = (sessionId: string) => ['session-board', sessionId] as const;
 
 function fetchSessionBoard(sessionId: string, signal?: AbortSignal) {
-  return api.call(endpoints.sessionBoard, { params: { sessionId }, signal });
+  return api.call(tokenEndpoints.sessionBoard, { params: { sessionId }, signal });
 }
 
 const sessionBoardQuery = (sessionId: string, refetchInterval: number | false = false) =>

@@ -1,6 +1,5 @@
 import type { EndpointBody } from '@upnext/contract/endpoint';
-import { endpoints } from '@upnext/contract/endpoints';
-import { IDEMPOTENCY_KEY_HEADER } from '@upnext/contract/tokens';
+import { IDEMPOTENCY_KEY_HEADER, tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../lib/api-client.ts';
 
 /**
@@ -13,24 +12,24 @@ import { api } from '../../lib/api-client.ts';
  * idempotency key per attempt: a repeat of the request answers the same token.
  */
 export function takeToken(
-  input: EndpointBody<typeof endpoints.takeToken>,
+  input: EndpointBody<typeof tokenEndpoints.takeToken>,
   idempotencyKey?: string,
 ) {
-  return api.call(endpoints.takeToken, {
+  return api.call(tokenEndpoints.takeToken, {
     body: input,
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   });
 }
 
 /** `POST /queues/sessions/tokens-cancel`: its holder or staff cancel a token (a slot frees up). */
-export function cancelToken(input: EndpointBody<typeof endpoints.cancelToken>) {
-  return api.call(endpoints.cancelToken, { body: input });
+export function cancelToken(input: EndpointBody<typeof tokenEndpoints.cancelToken>) {
+  return api.call(tokenEndpoints.cancelToken, { body: input });
 }
 
 /** `POST /queues/sessions/tokens-query`: a session's tokens (staff) or the caller's own. */
 export function queryTokens(
-  query: EndpointBody<typeof endpoints.queryTokens>,
+  query: EndpointBody<typeof tokenEndpoints.queryTokens>,
   signal?: AbortSignal,
 ) {
-  return api.call(endpoints.queryTokens, { body: query, signal });
+  return api.call(tokenEndpoints.queryTokens, { body: query, signal });
 }

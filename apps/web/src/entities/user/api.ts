@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { userEndpoints } from '@upnext/contract/users';
 import { api } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 import { userKeys } from './keys.ts';
@@ -9,7 +9,7 @@ import { userKeys } from './keys.ts';
  * the `subscribeId` of their topic). Pending invitations are answered in features/invitations.
  */
 function getUserData(signal?: AbortSignal) {
-  return api.call(endpoints.getUserData, { signal });
+  return api.call(userEndpoints.getUserData, { signal });
 }
 
 /** Keyed by the user, so another account signing in never sees the previous record. */

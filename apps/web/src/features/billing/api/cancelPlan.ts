@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 import { billingKeys } from './keys.ts';
 
 /** `POST /company/{companyId}/billing/cancel`: the plan stays until its period ends, then Free. */
 function cancelPlan(companyId: string) {
-  return api.call(endpoints.cancelPlan, { params: { companyId } });
+  return api.call(paymentEndpoints.cancelPlan, { params: { companyId } });
 }
 
 export function useCancelPlan(companyId: string) {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { PaidPlan } from '@upnext/contract/payments';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 
 /**
@@ -9,7 +9,7 @@ import { api } from '../../../lib/api-client.ts';
  * is shown on /admin/payment-success.
  */
 function createPlanCheckout(input: { plan: PaidPlan; companyId: string }) {
-  return api.call(endpoints.createPayment, { body: input });
+  return api.call(paymentEndpoints.createPayment, { body: input });
 }
 
 export function useCreatePlanCheckout() {

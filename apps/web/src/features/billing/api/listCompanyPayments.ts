@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { ListPaymentsQuery } from '@upnext/contract/payments';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 import { billingKeys } from './keys.ts';
 
@@ -12,7 +12,7 @@ export function listCompanyPayments(
   query: PaymentFilters,
   signal?: AbortSignal,
 ) {
-  return api.call(endpoints.listCompanyPayments, { params: { companyId }, query, signal });
+  return api.call(paymentEndpoints.listCompanyPayments, { params: { companyId }, query, signal });
 }
 
 export function useCompanyPayments(companyId: string, query: PaymentFilters) {

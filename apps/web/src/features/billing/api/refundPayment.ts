@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 import { billingKeys } from './keys.ts';
 
 /** `POST /payments/{paymentId}/refund`: in full by default, or `amountMinor` of it. */
 function refundPayment(input: { paymentId: string; amountMinor?: number; reason?: string }) {
   const { paymentId, ...body } = input;
-  return api.call(endpoints.refundPayment, { params: { paymentId }, body });
+  return api.call(paymentEndpoints.refundPayment, { params: { paymentId }, body });
 }
 
 export function useRefundPayment(companyId: string) {

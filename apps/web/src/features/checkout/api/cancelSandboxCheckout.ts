@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 
 /** `POST .../checkouts/{checkoutId}/cancel`: the payer leaves without paying (the hold is released). */
 function cancelSandboxCheckout(checkoutId: string) {
-  return api.call(endpoints.cancelSandboxCheckout, { params: { checkoutId } });
+  return api.call(paymentEndpoints.cancelSandboxCheckout, { params: { checkoutId } });
 }
 
 export function useCancelSandboxCheckout() {

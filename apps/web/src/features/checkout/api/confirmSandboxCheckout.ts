@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 import { checkoutKeys } from './keys.ts';
 
@@ -11,7 +11,7 @@ interface ConfirmInput {
 
 /** `POST .../checkouts/{checkoutId}/confirm`: the extra step's answer (approve pays, refuse fails). */
 function confirmSandboxCheckout({ checkoutId, ...body }: ConfirmInput) {
-  return api.call(endpoints.confirmSandboxCheckout, { params: { checkoutId }, body });
+  return api.call(paymentEndpoints.confirmSandboxCheckout, { params: { checkoutId }, body });
 }
 
 export function useConfirmSandboxCheckout() {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 import { checkoutKeys } from './keys.ts';
 
 /** `GET /payment-gateway/sandbox/checkouts/{checkoutId}`: what is paid and where it stands. */
 function getSandboxCheckout(checkoutId: string, signal?: AbortSignal) {
-  return api.call(endpoints.getSandboxCheckout, { params: { checkoutId }, signal });
+  return api.call(paymentEndpoints.getSandboxCheckout, { params: { checkoutId }, signal });
 }
 
 function sandboxCheckoutQueryOptions(checkoutId: string) {

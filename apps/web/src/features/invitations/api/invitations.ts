@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { userEndpoints } from '@upnext/contract/users';
 import { userKeys } from '../../../entities/user/keys.ts';
 import { api } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
@@ -11,7 +11,7 @@ const invitationKeys = {
 function invitationsQueryOptions(userId: string) {
   return queryOptions({
     queryKey: invitationKeys.mine(userId),
-    queryFn: ({ signal }) => api.call(endpoints.listInvitations, { signal }),
+    queryFn: ({ signal }) => api.call(userEndpoints.listInvitations, { signal }),
   });
 }
 
@@ -39,7 +39,7 @@ export function useAnswerInvitation() {
       answer: 'accept' | 'decline';
     }): Promise<void> => {
       const endpoint =
-        answer === 'accept' ? endpoints.acceptInvitation : endpoints.declineInvitation;
+        answer === 'accept' ? userEndpoints.acceptInvitation : userEndpoints.declineInvitation;
       await api.call(endpoint, { params: { companyId } });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/next-token`: completes this staff member's token, calls the next. */
 function callNextToken(sessionId: string) {
-  return api.call(endpoints.nextToken, { body: { sessionId } });
+  return api.call(tokenEndpoints.nextToken, { body: { sessionId } });
 }
 
 export function useCallNextToken(sessionId: string) {

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
 import { liveKeys } from './keys.ts';
 
 /** `POST /queues/sessions/service-time-query`: average, median and p90 of one session. */
 function fetchServiceTimeStats(sessionId: string, signal?: AbortSignal) {
-  return api.call(endpoints.serviceTimeQuery, { body: { sessionId }, signal });
+  return api.call(tokenEndpoints.serviceTimeQuery, { body: { sessionId }, signal });
 }
 
 function serviceTimeStatsQueryOptions(sessionId: string, refetchInterval: number | false = false) {

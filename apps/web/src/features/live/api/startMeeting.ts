@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { StartMeetingInput } from '@upnext/contract/meetings';
+import { meetingEndpoints } from '@upnext/contract/meetings';
 import { api } from '../../../lib/api-client.ts';
 
 /** `POST /meetings`: ring the visitor of the token this staff member is calling or serving. */
 function startMeeting(input: StartMeetingInput) {
-  return api.call(endpoints.startMeeting, { body: input });
+  return api.call(meetingEndpoints.startMeeting, { body: input });
 }
 
 export function useStartMeeting() {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { Meeting } from '@upnext/contract/meetings';
+import { meetingEndpoints } from '@upnext/contract/meetings';
 import { api } from '../../../lib/api-client.ts';
 
 export const meetingKeys = {
@@ -12,7 +12,8 @@ export const meetingKeys = {
 function meetingQueryOptions(meetingId: string) {
   return queryOptions({
     queryKey: meetingKeys.detail(meetingId),
-    queryFn: ({ signal }) => api.call(endpoints.getMeeting, { params: { meetingId }, signal }),
+    queryFn: ({ signal }) =>
+      api.call(meetingEndpoints.getMeeting, { params: { meetingId }, signal }),
     // A refusal is an answer, not a hiccup: say it at once. The screen shows it in place.
     retry: false,
     meta: { errorShownInline: true },
@@ -25,11 +26,11 @@ export function useMeeting(meetingId: string | null) {
 
 /** `GET /meetings/{meetingId}/ice-servers`: STUN, and TURN with the caller's own credential. */
 export async function fetchIceServers(meetingId: string): Promise<RTCIceServer[]> {
-  const { iceServers } = await api.call(endpoints.getIceServers, { params: { meetingId } });
+  const { iceServers } = await api.call(meetingEndpoints.getIceServers, { params: { meetingId } });
   return iceServers;
 }
 
 /** `POST /meetings/{meetingId}/end`: hanging up when the exit message cannot be sent. */
 export function endMeeting(meetingId: string): Promise<Meeting> {
-  return api.call(endpoints.endMeeting, { params: { meetingId } });
+  return api.call(meetingEndpoints.endMeeting, { params: { meetingId } });
 }

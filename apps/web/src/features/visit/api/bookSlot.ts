@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { BookSlotInput } from '@upnext/contract/tokens';
+import { tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `POST /queues/sessions/slots/tokens`: book a time slot of a session service. */
 function bookSlot(input: BookSlotInput) {
-  return api.call(endpoints.bookSlot, { body: input });
+  return api.call(tokenEndpoints.bookSlot, { body: input });
 }
 
 export function useBookSlot() {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/slots/booking-details?tokenId=`: when and where a booking is. */
 function getBookingDetails(tokenId: string, signal?: AbortSignal) {
-  return api.call(endpoints.bookingDetails, { query: { tokenId }, signal });
+  return api.call(tokenEndpoints.bookingDetails, { query: { tokenId }, signal });
 }
 
 function bookingDetailsQueryOptions(tokenId: string) {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { paymentEndpoints } from '@upnext/contract/payments';
 import { api } from '../../../lib/api-client.ts';
 
 /**
@@ -8,7 +8,7 @@ import { api } from '../../../lib/api-client.ts';
  * the answer's `checkoutUrl`; the outcome comes from the provider's webhook, never from here.
  */
 function createPayment(input: { tokenId: string; promotionCode?: string }) {
-  return api.call(endpoints.createPayment, { body: input });
+  return api.call(paymentEndpoints.createPayment, { body: input });
 }
 
 export function useCreatePayment() {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { queueEndpoints } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `GET /company/queues/{queueId}`: a token's queue (its cancellation notice and refund share). */
 function getQueue(queueId: string, signal?: AbortSignal) {
-  return api.call(endpoints.getQueue, { params: { queueId }, signal });
+  return api.call(queueEndpoints.getQueue, { params: { queueId }, signal });
 }
 
 function queueQueryOptions(queueId: string) {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { meetingEndpoints } from '@upnext/contract/meetings';
 import { api } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { registerRealtime, useLiveRefetchInterval } from '../../../lib/realtime-cache.ts';
@@ -7,7 +7,10 @@ import { visitKeys } from './keys.ts';
 
 /** `GET /meetings?mine=true&state=ringing`: calls ringing for the visitor right now. */
 function getRingingCalls(signal?: AbortSignal) {
-  return api.call(endpoints.listMeetings, { query: { mine: 'true', state: 'ringing' }, signal });
+  return api.call(meetingEndpoints.listMeetings, {
+    query: { mine: 'true', state: 'ringing' },
+    signal,
+  });
 }
 
 // Every change of a meeting (rung, answered, declined, missed, ended) comes on the user's

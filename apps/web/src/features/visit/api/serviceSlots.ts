@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { sessionEndpoints } from '@upnext/contract/sessions';
 import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/services/{serviceId}/slots`: a service's slots and what is left. */
 function getServiceSlots(serviceId: string, signal?: AbortSignal) {
-  return api.call(endpoints.listSlots, { params: { serviceId }, signal });
+  return api.call(sessionEndpoints.listSlots, { params: { serviceId }, signal });
 }
 
 function serviceSlotsQueryOptions(serviceId: string) {

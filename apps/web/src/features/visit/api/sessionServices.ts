@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { sessionEndpoints } from '@upnext/contract/sessions';
 import { api } from '../../../lib/api-client.ts';
 import { visitKeys } from './keys.ts';
 
 /** `GET /queues/sessions/{sessionId}/services`: the bookable services of a session. */
 function getSessionServices(sessionId: string, signal?: AbortSignal) {
-  return api.call(endpoints.listSessionServices, { params: { sessionId }, signal });
+  return api.call(sessionEndpoints.listSessionServices, { params: { sessionId }, signal });
 }
 
 function sessionServicesQueryOptions(sessionId: string) {

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateCompanyBody } from '@upnext/contract/companies';
-import { endpoints } from '@upnext/contract/endpoints';
+import { companyEndpoints } from '@upnext/contract/companies';
 import { userKeys } from '../../../entities/user/keys.ts';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company`: the caller becomes its owner. */
 function createCompany(body: CreateCompanyBody) {
-  return api.call(endpoints.createCompany, { body });
+  return api.call(companyEndpoints.createCompany, { body });
 }
 
 export function useCreateCompany() {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { CreateQueueBody } from '@upnext/contract/queues';
+import { queueEndpoints } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company/queues`. */
 function createQueue(body: CreateQueueBody) {
-  return api.call(endpoints.createQueue, { body });
+  return api.call(queueEndpoints.createQueue, { body });
 }
 
 export function useCreateQueue() {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { DeleteSessionInput } from '@upnext/contract/sessions';
+import { sessionEndpoints } from '@upnext/contract/sessions';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /queues/sessions/delete`: this session, or this and the following ones of its series. */
 function deleteSession(input: DeleteSessionInput) {
-  return api.call(endpoints.deleteSessions, { body: input });
+  return api.call(sessionEndpoints.deleteSessions, { body: input });
 }
 
 export function useDeleteSession() {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { EditSessionInput } from '@upnext/contract/sessions';
+import { sessionEndpoints } from '@upnext/contract/sessions';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /queues/sessions/edit`: this session, or this and the following ones of its series. */
 function editSession(input: EditSessionInput) {
-  return api.call(endpoints.editSessions, { body: input });
+  return api.call(sessionEndpoints.editSessions, { body: input });
 }
 
 export function useEditSession() {

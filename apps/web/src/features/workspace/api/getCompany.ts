@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { companyEndpoints } from '@upnext/contract/companies';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/{companyId}`. */
 function getCompany(companyId: string, signal?: AbortSignal) {
-  return api.call(endpoints.getCompany, { params: { companyId }, signal });
+  return api.call(companyEndpoints.getCompany, { params: { companyId }, signal });
 }
 
 function companyQueryOptions(companyId: string) {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InviteCompanyUserBody } from '@upnext/contract/companies';
-import { endpoints } from '@upnext/contract/endpoints';
+import { companyEndpoints } from '@upnext/contract/companies';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `POST /company/{id}/users`: invite by email with a role; the invite goes out by email. */
 function inviteCompanyUser(companyId: string, body: InviteCompanyUserBody) {
-  return api.call(endpoints.inviteCompanyUser, { params: { id: companyId }, body });
+  return api.call(companyEndpoints.inviteCompanyUser, { params: { id: companyId }, body });
 }
 
 export function useInviteCompanyUser(companyId: string) {

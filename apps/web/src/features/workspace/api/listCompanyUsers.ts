@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { companyEndpoints } from '@upnext/contract/companies';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/{id}/users`: the company's members and pending invites. */
 function listCompanyUsers(companyId: string, signal?: AbortSignal) {
-  return api.call(endpoints.listCompanyUsers, { params: { id: companyId }, signal });
+  return api.call(companyEndpoints.listCompanyUsers, { params: { id: companyId }, signal });
 }
 
 function companyUsersQueryOptions(companyId: string) {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
+import { queueEndpoints } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `GET /company/queues?companyId=`: every queue of the company, active and archived. */
 function listQueues(companyId: string, signal?: AbortSignal) {
-  return api.call(endpoints.listQueues, { query: { companyId }, signal });
+  return api.call(queueEndpoints.listQueues, { query: { companyId }, signal });
 }
 
 function queuesQueryOptions(companyId: string) {

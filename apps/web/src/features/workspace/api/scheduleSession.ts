@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { ScheduleSessionInput } from '@upnext/contract/sessions';
+import { sessionEndpoints } from '@upnext/contract/sessions';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
@@ -9,7 +9,7 @@ import { workspaceKeys } from './keys.ts';
  * nothing is saved and the answer lists what would be created and each conflict.
  */
 function scheduleSession(input: ScheduleSessionInput) {
-  return api.call(endpoints.scheduleSessions, { body: input });
+  return api.call(sessionEndpoints.scheduleSessions, { body: input });
 }
 
 export function usePreviewSchedule() {

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateCompanyBody } from '@upnext/contract/companies';
-import { endpoints } from '@upnext/contract/endpoints';
+import { companyEndpoints } from '@upnext/contract/companies';
 import { userKeys } from '../../../entities/user/keys.ts';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `PATCH /company/{companyId}` (owner or admin). */
 function updateCompany(companyId: string, body: UpdateCompanyBody) {
-  return api.call(endpoints.updateCompany, { params: { companyId }, body });
+  return api.call(companyEndpoints.updateCompany, { params: { companyId }, body });
 }
 
 export function useUpdateCompany(companyId: string) {

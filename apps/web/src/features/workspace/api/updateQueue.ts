@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@upnext/contract/endpoints';
 import type { UpdateQueueBody } from '@upnext/contract/queues';
+import { queueEndpoints } from '@upnext/contract/queues';
 import { api } from '../../../lib/api-client.ts';
 import { workspaceKeys } from './keys.ts';
 
 /** `PATCH /company/queues/{queueId}`: edit, archive or restore (`status`), new join code. */
 function updateQueue(queueId: string, body: UpdateQueueBody) {
-  return api.call(endpoints.updateQueue, { params: { queueId }, body });
+  return api.call(queueEndpoints.updateQueue, { params: { queueId }, body });
 }
 
 export function useUpdateQueue() {
