@@ -12,14 +12,18 @@ const title = (key: string): RouteHandle => ({ title: key });
 
 // Every page is its own chunk (`lazy`), loaded with the text namespaces it shows (beyond
 // `common`): the public pages never download the admin area nor its texts.
-const marketingPage = <T,>(load: () => Promise<T>) => withNamespaces(load, 'marketing');
+const marketingPage = <T,>(load: () => Promise<T>, part?: string) =>
+  withNamespaces(load, 'marketing', ...(part ? [`marketing/${part}`] : []));
 const marketing = {
-  home: marketingPage(() => import('../features/marketing/pages/HomePage.tsx')),
-  pricing: marketingPage(() => import('../features/marketing/pages/PricingPage.tsx')),
-  services: marketingPage(() => import('../features/marketing/pages/ServicesPage.tsx')),
-  about: marketingPage(() => import('../features/marketing/pages/AboutPage.tsx')),
-  privacy: marketingPage(() => import('../features/marketing/pages/PrivacyPolicyPage.tsx')),
-  terms: marketingPage(() => import('../features/marketing/pages/TermsPage.tsx')),
+  home: marketingPage(() => import('../features/marketing/pages/HomePage.tsx'), 'home'),
+  pricing: marketingPage(() => import('../features/marketing/pages/PricingPage.tsx'), 'pricing'),
+  services: marketingPage(() => import('../features/marketing/pages/ServicesPage.tsx'), 'services'),
+  about: marketingPage(() => import('../features/marketing/pages/AboutPage.tsx'), 'about'),
+  privacy: marketingPage(
+    () => import('../features/marketing/pages/PrivacyPolicyPage.tsx'),
+    'privacy',
+  ),
+  terms: marketingPage(() => import('../features/marketing/pages/TermsPage.tsx'), 'terms'),
   notFound: marketingPage(() => import('../features/marketing/pages/NotFoundPage.tsx')),
 };
 
@@ -27,6 +31,7 @@ const marketing = {
 const updatePassword = withNamespaces(
   () => import('./routes/UpdatePasswordPage.tsx'),
   'marketing',
+  'marketing/home',
   'auth',
 );
 
@@ -83,6 +88,7 @@ export const routes: RouteObject[] = [
                   () => import('./routes/admin/PaymentSuccessPage.tsx'),
                   'billing',
                   'marketing',
+                  'marketing/pricing',
                 ),
                 handle: title('adminPaymentSuccess'),
               },
@@ -219,6 +225,7 @@ export const routes: RouteObject[] = [
                       'workspace',
                       'billing',
                       'marketing',
+                      'marketing/pricing',
                       'entities',
                     ),
                     handle: title('adminCompany'),

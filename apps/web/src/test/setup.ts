@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { i18n } from '../lib/i18n.ts';
+import { i18n, withNamespaces } from '../lib/i18n.ts';
 
 // The app loads text namespaces with their pages; a test renders any component at once.
 await i18n.loadNamespaces(
@@ -9,6 +9,12 @@ await i18n.loadNamespaces(
     path.replace(/^.*\/|\.json$/g, ''),
   ),
 );
+await withNamespaces(
+  async () => null,
+  ...Object.keys(import.meta.glob('../locales/en/*/*.json')).map((path) =>
+    path.replace(/^\.\.\/locales\/en\/|\.json$/g, ''),
+  ),
+)();
 
 // jsdom lacks the layout APIs Mantine and the router call.
 Object.defineProperty(window, 'matchMedia', {
