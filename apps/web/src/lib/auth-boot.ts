@@ -6,7 +6,7 @@ import { markAuthLoading, setAuthSession } from './auth-session.ts';
 export const AUTH_STORAGE_KEY = 'upnext-auth';
 
 /** The one auth client (`auth-client.ts`, which brings @supabase/auth-js), started on first use. */
-export function loadAuthClient(): Promise<GoTrueClient> {
+function loadAuthClient(): Promise<GoTrueClient> {
   return import('./auth-client.ts').then((module) => module.getAuthClient());
 }
 
