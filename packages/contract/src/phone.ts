@@ -4,7 +4,6 @@ import {
   parsePhoneNumberFromString,
 } from 'libphonenumber-js';
 import { z } from 'zod';
-import { textSchema } from './common.ts';
 
 /**
  * The one phone rule (issue 11, 4.4), shared by the server (which enforces it on every phone
