@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authUsers } from '../db/schema/auth.ts';
 import { testDrivers } from '../test/database.ts';
 import { apiKey } from './admin.ts';
 import { ephemeralKeys } from './keys.ts';
@@ -111,7 +113,77 @@ describe.each(testDrivers)('admin API over raw HTTP (%s)', (driver) => {
 
     const badPage = await call('/admin/users?page=0', { token: server.serviceRoleKey });
     expect(badPage.status).toBe(400);
-    expect((await read(badPage)).code).toBe('validation_failed');
+    expect(await read(badPage)).toEqual({
+      code: 'validation_failed',
+      message: 'Bad Pagination Parameters: page must be greater than 0',
+    });
+    const tooMany = await call('/admin/users?per_page=1001', { token: server.serviceRoleKey });
+    expect(tooMany.status).toBe(400);
+    expect(await read(tooMany)).toEqual({
+      code: 'validation_failed',
+      message: 'Bad Pagination Parameters: per_page must not exceed 1000',
+    });
+  });
+
+  it('lists newest first unless sort=created_at asc, keeping filter and sort in the Link', async () => {
+    const tag = `sorted${Date.now().toString(36)}`;
+    const ids: string[] = [];
+    for (let day = 1; day <= 3; day++) {
+      const created = await call('/admin/users', {
+        method: 'POST',
+        token: server.serviceRoleKey,
+        body: JSON.stringify({ email: uniqueEmail(tag) }),
+      });
+      const id = (await read(created)).id as string;
+      // Creation times a day apart, so the order cannot hang on a millisecond.
+      await server.db
+        .update(authUsers)
+        .set({ createdAt: new Date(`2020-01-0${day}T00:00:00Z`) })
+        .where(eq(authUsers.id, id));
+      ids.push(id);
+    }
+    const [oldest, middle, newest] = ids;
+    const list = async (query: string) => {
+      const response = await call(`/admin/users?filter=${tag}${query}`, {
+        token: server.serviceRoleKey,
+      });
+      expect(response.status).toBe(200);
+      const users = (await read(response)).users as Array<{ id: string }>;
+      return { ids: users.map((user) => user.id), link: response.headers.get('link') };
+    };
+    expect((await list('')).ids).toEqual([newest, middle, oldest]);
+    expect((await list('&sort=created_at')).ids).toEqual([newest, middle, oldest]);
+    expect((await list('&sort=created_at%20desc')).ids).toEqual([newest, middle, oldest]);
+    expect((await list('&sort=created_at+ASC')).ids).toEqual([oldest, middle, newest]);
+
+    const paged = await list('&sort=created_at%20asc&per_page=2');
+    expect(paged.ids).toEqual([oldest, middle]);
+    const page = (n: number) =>
+      `<${server.authUrl}/admin/users?page=${n}&per_page=2&filter=${tag}&sort=created_at+asc>`;
+    expect(paged.link).toBe(`${page(2)}; rel="next", ${page(2)}; rel="last"`);
+    expect((await list('&sort=created_at%20asc&per_page=2&page=2')).ids).toEqual([newest]);
+
+    // No match: a count of 0 and, as GoTrue, page 1 as the last.
+    const none = await call('/admin/users?filter=no-such-user-anywhere', {
+      token: server.serviceRoleKey,
+    });
+    expect(none.headers.get('x-total-count')).toBe('0');
+    expect(none.headers.get('link')).toBe(
+      `<${server.authUrl}/admin/users?page=1&per_page=50&filter=no-such-user-anywhere>; rel="last"`,
+    );
+
+    for (const [sort, message] of [
+      ['email', "Bad Sort Parameters: bad field for sort 'email'"],
+      ['', "Bad Sort Parameters: bad field for sort ''"],
+      [
+        'created_at%20up',
+        "Bad Sort Parameters: bad direction for sort 'up', only 'asc' and 'desc' allowed",
+      ],
+    ]) {
+      const refused = await call(`/admin/users?sort=${sort}`, { token: server.serviceRoleKey });
+      expect(refused.status, sort).toBe(400);
+      expect(await read(refused)).toEqual({ code: 'validation_failed', message });
+    }
   });
 
   it('answers 404 user_not_found for unknown and malformed ids, and validates bodies', async () => {

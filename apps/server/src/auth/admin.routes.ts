@@ -9,6 +9,7 @@ import {
   deleteUserFactor,
   generateLink,
   generateLinkTypes,
+  type ListOrder,
   listUsers,
   loadUser,
   updateUser,
@@ -53,14 +54,37 @@ const linkBody = z.object({
 
 const MAX_PER_PAGE = 1000;
 
+// GoTrue's words for a bad page, per_page or sort (validation_failed, 400).
+const badPage = (why: string) => errors.validation(`Bad Pagination Parameters: ${why}`);
+const badSort = (why: string) => errors.validation(`Bad Sort Parameters: ${why}`);
+
 function pageParam(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw badPage(`${name} must be a whole number`);
   const value = Number(raw);
+  if (value < 1) throw badPage(`${name} must be greater than 0`);
   // The /api rule for whole numbers (int4) keeps the page's offset within the database's.
-  if (!Number.isInteger(value) || value < 1 || value > INT4_MAX) {
-    throw errors.validation(`${name} must be a positive whole number`);
-  }
+  if (value > INT4_MAX) throw badPage(`${name} exceeds maximum allowed value`);
   return value;
+}
+
+/**
+ * GoTrue's `sort=created_at [asc|desc]` (the only sortable field; the direction defaults to
+ * desc, as does the list when no sort is given: newest first).
+ */
+function sortParam(raw: string | undefined): ListOrder {
+  if (raw === undefined) return 'desc';
+  const space = raw.indexOf(' ');
+  const field = space < 0 ? raw : raw.slice(0, space);
+  if (field !== 'created_at') throw badSort(`bad field for sort '${field.slice(0, 60)}'`);
+  if (space < 0) return 'desc';
+  const direction = raw.slice(space + 1).toLowerCase();
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw badSort(
+      `bad direction for sort '${raw.slice(space + 1, space + 61)}', only 'asc' and 'desc' allowed`,
+    );
+  }
+  return direction;
 }
 
 type UserParams = { Params: { id: string } };
@@ -73,24 +97,26 @@ export function adminRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.get('/admin/users', async (request, reply) => {
     await authenticateAdmin(ctx, request);
     const page = pageParam(queryParam(request.query, 'page'), 1, 'page');
-    const perPage = Math.min(
-      pageParam(queryParam(request.query, 'per_page'), 50, 'per_page'),
-      MAX_PER_PAGE,
-    );
+    const perPage = pageParam(queryParam(request.query, 'per_page'), 50, 'per_page');
+    if (perPage > MAX_PER_PAGE) throw badPage(`per_page must not exceed ${MAX_PER_PAGE}`);
     const filter = queryParam(request.query, 'filter') || undefined;
-    const { users, total } = await listUsers(ctx, page, perPage, filter);
-    reply.header('x-total-count', String(total));
-    if (total > 0) {
-      // auth-js reads the page as the first digit after the first "=": page comes first.
-      const last = Math.max(1, Math.ceil(total / perPage));
-      const url = (n: number) =>
-        `<${ctx.auth.externalUrl}/admin/users?page=${n}&per_page=${perPage}>`;
-      const links = [
-        ...(page < last ? [`${url(page + 1)}; rel="next"`] : []),
-        `${url(last)}; rel="last"`,
-      ];
-      reply.header('link', links.join(', '));
-    }
+    const sort = queryParam(request.query, 'sort');
+    const { users, total } = await listUsers(ctx, page, perPage, filter, sortParam(sort));
+    // As GoTrue: the count, and a next (while there is one) and a last page, the last being
+    // at least 1. The other parameters carry over; auth-js reads the page as the first digit
+    // after the first "=", so page comes first.
+    const last = Math.max(1, Math.ceil(total / perPage));
+    const url = (n: number) => {
+      const query = new URLSearchParams({ page: String(n), per_page: String(perPage) });
+      if (filter) query.set('filter', filter);
+      if (sort !== undefined) query.set('sort', sort);
+      return `<${ctx.auth.externalUrl}/admin/users?${query}>`;
+    };
+    const links = [
+      ...(page < last ? [`${url(page + 1)}; rel="next"`] : []),
+      `${url(last)}; rel="last"`,
+    ];
+    reply.header('x-total-count', String(total)).header('link', links.join(', '));
     return { users, aud: ctx.auth.jwtAud };
   });
 

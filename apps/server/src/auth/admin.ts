@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
 import type { AuthConfig } from '../config.ts';
@@ -120,13 +120,17 @@ export async function adminUserJson(ctx: AuthContext, user: UserRow) {
   return userJson(user, await identitiesOf(ctx.db, user.id), await factorsJsonOf(ctx.db, user.id));
 }
 
-/** One page of users (oldest first), with identities and factors, and the total count. */
+export type ListOrder = 'asc' | 'desc';
+
+/** One page of users by creation time, with identities and factors, and the total count. */
 export async function listUsers(
   ctx: AuthContext,
   page: number,
   perPage: number,
   filter: string | undefined,
+  order: ListOrder,
 ) {
+  const by = order === 'asc' ? asc : desc;
   const where = and(
     isNull(authUsers.deletedAt),
     filter ? sql`${authUsers.email} ilike ${`%${filter.replace(/[\\%_]/g, '\\$&')}%`}` : undefined,
@@ -139,7 +143,7 @@ export async function listUsers(
     .select()
     .from(authUsers)
     .where(where)
-    .orderBy(asc(authUsers.createdAt), asc(authUsers.id))
+    .orderBy(by(authUsers.createdAt), by(authUsers.id))
     .limit(perPage)
     .offset((page - 1) * perPage);
   const ids = users.map((user) => user.id);

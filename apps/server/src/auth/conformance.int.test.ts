@@ -1,9 +1,11 @@
 import { AuthApiError, AuthSessionMissingError, AuthWeakPasswordError } from '@supabase/auth-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authSessions, authUsers } from '../db/schema/auth.ts';
 import { testDrivers } from '../test/database.ts';
 import { type AuthServer, startAuthServer, uniqueEmail } from './testing.ts';
 
 const PASSWORD = 'correct horse battery';
+const VERSION = { 'x-supabase-api-version': '2024-01-01' };
 
 describe.each(testDrivers)('auth-js against /auth/v1 (%s)', (driver) => {
   let server: AuthServer;
@@ -312,5 +314,62 @@ describe.each(testDrivers)('auth-js against /auth/v1 (%s)', (driver) => {
     const { error } = await server.client().signInAnonymously();
     expect(error?.code).toBe('anonymous_provider_disabled');
     expect(error?.status).toBe(422);
+  });
+
+  it('answers wallet sign-in and SAML single sign-on as GoTrue does with them switched off', async () => {
+    const rows = async () => ({
+      users: await server.db.select().from(authUsers),
+      sessions: await server.db.select().from(authSessions),
+    });
+    const before = await rows();
+    const client = server.client();
+    const outcome = (error: { status?: number; code?: string; message?: string } | null) => ({
+      status: error?.status,
+      code: error?.code,
+      message: error?.message,
+    });
+    const web3 = {
+      status: 422,
+      code: 'web3_provider_disabled',
+      message: 'Web3 provider is disabled',
+    };
+    const message = 'app.example.com wants you to sign in with your account';
+    expect(
+      outcome(
+        (
+          await client.signInWithWeb3({
+            chain: 'ethereum',
+            message,
+            signature: `0x${'ab'.repeat(65)}`,
+          })
+        ).error,
+      ),
+    ).toEqual(web3);
+    expect(
+      outcome(
+        (await client.signInWithWeb3({ chain: 'solana', message, signature: new Uint8Array(64) }))
+          .error,
+      ),
+    ).toEqual(web3);
+
+    const saml = { status: 404, code: 'saml_provider_disabled', message: 'SAML 2.0 is disabled' };
+    expect(outcome((await client.signInWithSSO({ domain: 'example.com' })).error)).toEqual(saml);
+    expect(
+      outcome((await client.signInWithSSO({ providerId: crypto.randomUUID() })).error),
+    ).toEqual(saml);
+    // The SAML endpoints an identity provider calls: metadata, and the ACS, which posts a form.
+    const metadata = await fetch(`${server.authUrl}/sso/saml/metadata`, { headers: VERSION });
+    const acs = await fetch(`${server.authUrl}/sso/saml/acs`, {
+      method: 'POST',
+      headers: { ...VERSION, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'SAMLResponse=PHNhbWw%2B&RelayState=x',
+    });
+    for (const response of [metadata, acs]) {
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ code: saml.code, message: saml.message });
+    }
+
+    expect((await client.getSession()).data.session).toBeNull();
+    expect(await rows()).toEqual(before);
   });
 });

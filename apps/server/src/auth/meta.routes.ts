@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { queryParam } from './body.ts';
 import type { AuthContext } from './context.ts';
+import { AuthError } from './errors.ts';
 import { readDevMailbox } from './mailer.ts';
 
 export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
@@ -51,6 +52,22 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     saml_enabled: false,
     passkeys_enabled: false,
   }));
+
+  // SAML single sign-on is not offered (saml_enabled: false above): everything under /sso
+  // answers as GoTrue does with SAML switched off (signInWithSSO, the SAML metadata and ACS),
+  // already on the request, before a body is read (the ACS posts a form). Not OPTIONS, which
+  // the CORS preflight answers.
+  const samlDisabled = async () => {
+    throw new AuthError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled');
+  };
+  for (const url of ['/sso', '/sso/*']) {
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      onRequest: samlDisabled,
+      handler: samlDisabled,
+    });
+  }
 
   // The developer mailbox: mail kept locally when no SMTP server is set. Only on a local
   // developer's server unless DEV_MAILBOX says otherwise (config.ts).

@@ -1,15 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authSessions } from '../db/schema/auth.ts';
+import { authOneTimeTokens, authSessions, authUsers } from '../db/schema/auth.ts';
 import { testDrivers } from '../test/database.ts';
-import { type AuthServer, startAuthServer, uniqueEmail } from './testing.ts';
+import { type AuthServer, startAuthServer, uniqueEmail, uniquePhone } from './testing.ts';
 
 const PASSWORD = 'correct horse battery';
 
 describe.each(testDrivers)('reauthentication before a password change (%s)', (driver) => {
   let server: AuthServer;
   beforeAll(async () => {
-    server = await startAuthServer(driver);
+    server = await startAuthServer(driver, { ANONYMOUS_SIGN_INS_ENABLED: 'true' });
   });
   afterAll(() => server?.close());
 
@@ -62,5 +62,84 @@ describe.each(testDrivers)('reauthentication before a password change (%s)', (dr
     expect(
       (await server.client().signInWithPassword({ email, password: 'new password one' })).error,
     ).toBeNull();
+  });
+
+  /** GoTrue's refusal, and nothing sent or stored: no nonce, no mail, no SMS. */
+  async function expectRefused(
+    client: ReturnType<AuthServer['client']>,
+    refusal: { status: number; code: string; message: string },
+    addresses: string[],
+  ) {
+    const { data } = await client.getUser();
+    const userId = data.user?.id as string;
+    const { error } = await client.reauthenticate();
+    expect({ status: error?.status, code: error?.code, message: error?.message }).toEqual(refusal);
+    const nonces = await server.db
+      .select()
+      .from(authOneTimeTokens)
+      .where(
+        and(
+          eq(authOneTimeTokens.userId, userId),
+          eq(authOneTimeTokens.tokenType, 'reauthentication_token'),
+        ),
+      );
+    expect(nonces).toEqual([]);
+    const [row] = await server.db.select().from(authUsers).where(eq(authUsers.id, userId));
+    expect(row?.reauthenticationSentAt).toBeNull();
+    for (const address of addresses) expect(await server.mailbox(address)).toEqual([]);
+  }
+
+  it('refuses a user with neither email nor phone: 400 validation_failed', async () => {
+    const client = server.client();
+    expect((await client.signInAnonymously()).error).toBeNull();
+    await expectRefused(
+      client,
+      {
+        status: 400,
+        code: 'validation_failed',
+        message: 'Reauthentication requires the user to have an email or a phone number',
+      },
+      [],
+    );
+  });
+
+  it('refuses an unconfirmed email even when the phone is confirmed: 422 email_not_confirmed', async () => {
+    const email = uniqueEmail('reauth-unconfirmed');
+    const phone = uniquePhone();
+    const created = await server.admin().createUser({
+      email,
+      phone,
+      password: PASSWORD,
+      phone_confirm: true,
+    });
+    expect(created.error).toBeNull();
+    const client = server.client();
+    expect((await client.signInWithPassword({ phone, password: PASSWORD })).error).toBeNull();
+    await expectRefused(
+      client,
+      { status: 422, code: 'email_not_confirmed', message: 'Please verify your email first.' },
+      [email, phone],
+    );
+  });
+
+  it('refuses a phone-only user whose phone is unconfirmed: 422 phone_not_confirmed', async () => {
+    const phone = uniquePhone();
+    const created = await server.admin().createUser({
+      phone,
+      password: PASSWORD,
+      phone_confirm: true,
+    });
+    const client = server.client();
+    expect((await client.signInWithPassword({ phone, password: PASSWORD })).error).toBeNull();
+    // The session outlives the confirmation (no route un-confirms a phone, so the row does).
+    await server.db
+      .update(authUsers)
+      .set({ phoneConfirmedAt: null })
+      .where(eq(authUsers.id, created.data.user?.id as string));
+    await expectRefused(
+      client,
+      { status: 422, code: 'phone_not_confirmed', message: 'Please verify your phone first.' },
+      [phone],
+    );
   });
 });

@@ -101,6 +101,11 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
     if (grantType === 'id_token') return idTokenGrant(ctx, request);
 
+    // Sign-in with a Solana or Ethereum wallet (signInWithWeb3) is not offered.
+    if (grantType === 'web3') {
+      throw new AuthError(422, 'web3_provider_disabled', 'Web3 provider is disabled');
+    }
+
     throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
   });
 }

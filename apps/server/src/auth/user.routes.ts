@@ -18,6 +18,7 @@ import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
 import { phoneReauthenticate, preparePhoneChange, requestPhoneChange } from './phone.routes.ts';
+import { assertPhoneEnabled } from './phone.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -211,21 +212,27 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     );
   });
 
-  // Sends a one-time code (the nonce for a password change) to the user's confirmed email.
+  // Sends a one-time code (the nonce for a password change) to the user's email, or by SMS
+  // to a user with only a phone. GoTrue's order: an email, when there is one, must be
+  // confirmed (the phone is then not used); otherwise the phone must be.
   app.get('/reauthenticate', async (request) => {
     const info = requestInfo(request);
     await ctx.limits.hit('otp', info.ip, ctx.auth.rateLimits.otp);
     const { user } = await authenticate(ctx, request);
-    // A phone-only account gets the nonce by SMS, as GoTrue does.
-    if ((!user.email || !user.emailConfirmedAt) && user.phone && user.phoneConfirmedAt && ctx.sms) {
+    if (!user.email) {
+      if (!user.phone) {
+        throw errors.validation(
+          'Reauthentication requires the user to have an email or a phone number',
+        );
+      }
+      if (!user.phoneConfirmedAt) {
+        throw new AuthError(422, 'phone_not_confirmed', 'Please verify your phone first.');
+      }
+      assertPhoneEnabled(ctx);
       return phoneReauthenticate(ctx, info, user, user.phone);
     }
-    if (!user.email || !user.emailConfirmedAt) {
-      throw new AuthError(
-        422,
-        'reauthentication_not_valid',
-        'Reauthentication requires the user to have a confirmed email address',
-      );
+    if (!user.emailConfirmedAt) {
+      throw new AuthError(422, 'email_not_confirmed', 'Please verify your email first.');
     }
     const email = user.email;
     await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);

@@ -500,11 +500,15 @@ const gotrueOperations: Array<[method: string, path: string, fields: string[], q
     ['POST', '/callback', ['state', 'code', 'error', 'error_description']],
     ['GET', '/user/identities/authorize', [], ['provider', 'redirect_to']],
     ['DELETE', '/user/identities/:identityId', []],
+    // Not offered: answered as GoTrue does with SAML off.
+    ['POST', '/sso', ['domain', 'provider_id', 'redirect_to', 'skip_http_redirect']],
+    ['GET', '/sso/saml/metadata', []],
+    ['POST', '/sso/saml/acs', ['SAMLResponse', 'RelayState']],
     ['POST', '/factors', ['factor_type', 'friendly_name', 'issuer', 'phone']],
     ['POST', '/factors/:factorId/challenge', ['channel']],
     ['POST', '/factors/:factorId/verify', ['challenge_id', 'code']],
     ['DELETE', '/factors/:factorId', []],
-    ['GET', '/admin/users', [], ['page', 'per_page', 'filter']],
+    ['GET', '/admin/users', [], ['page', 'per_page', 'filter', 'sort']],
     [
       'POST',
       '/admin/users',
@@ -604,13 +608,14 @@ function gotrueValues(known: Known): Record<string, fc.Arbitrary<unknown>> {
     aud: fc.constantFrom('authenticated'),
     should_soft_delete: fc.boolean(),
     redirect_to: fc.constantFrom('http://localhost:3000/after', 'https://evil.example/'),
-    grant_type: fc.constantFrom('password', 'refresh_token', 'pkce', 'id_token', 'magic'),
+    grant_type: fc.constantFrom('password', 'refresh_token', 'pkce', 'id_token', 'web3', 'magic'),
     scope: fc.constantFrom('global', 'local', 'others'),
     scopes: fc.constantFrom('openid email'),
     to: email,
     page: fc.integer({ min: -1, max: 3 }),
     per_page: fc.integer({ min: -1, max: 1001 }),
     filter: fc.string({ maxLength: 10 }),
+    sort: fc.constantFrom('created_at', 'created_at asc', 'created_at DESC', 'email', ''),
   };
 }
 

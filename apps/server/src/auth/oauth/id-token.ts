@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import { optionalJwt, optionalString, parseBody } from '../body.ts';
 import { type AuthContext, requestInfo } from '../context.ts';
-import { AuthError } from '../errors.ts';
+import { AuthError, errors } from '../errors.ts';
 import { authenticate } from '../guard.ts';
 import { identityErrors, withProviderIdentity } from '../identities.ts';
 import { type SessionJson, startSession } from '../sessions.ts';
@@ -15,6 +16,44 @@ const idTokenBody = z.object({
   nonce: optionalString,
   link_identity: z.boolean().nullish(),
 });
+
+/** The id_token providers GoTrue knows by name and by their fixed issuer. */
+const GOTRUE_ISSUERS: Readonly<Record<string, string>> = {
+  apple: 'https://appleid.apple.com',
+  google: 'https://accounts.google.com',
+  facebook: 'https://www.facebook.com',
+  kakao: 'https://kauth.kakao.com',
+  vercel_marketplace: 'https://marketplace.vercel.com',
+};
+
+/**
+ * GoTrue's answer for a provider we do not have: one it knows is "not enabled", naming its
+ * issuer (Azure's is read from the token, Keycloak's would be configured: empty here);
+ * anything else is refused as an arbitrary issuer.
+ */
+function notOffered(provider: string, idToken: string): AuthError {
+  const known = Object.entries(GOTRUE_ISSUERS).find(
+    ([name, issuer]) => provider === name || provider === issuer,
+  );
+  let issuer = known?.[1];
+  if (provider === 'keycloak') issuer = '';
+  if (provider === 'azure') {
+    try {
+      const claimed = decodeJwt(idToken).iss;
+      issuer = typeof claimed === 'string' ? claimed : '';
+    } catch {
+      return errors.validation('Unable to detect issuer in ID token for Azure provider');
+    }
+  }
+  if (issuer === undefined) {
+    return errors.validation(`Custom OIDC provider "${provider.slice(0, 60)}" not allowed`);
+  }
+  return new AuthError(
+    400,
+    'provider_disabled',
+    `Provider (issuer ${JSON.stringify(issuer.slice(0, 200))}) is not enabled`,
+  );
+}
 
 /**
  * POST /token?grant_type=id_token (auth-js signInWithIdToken, and linkIdentity with an
@@ -36,13 +75,7 @@ export async function idTokenGrant(
       candidate.kind === 'oidc' &&
       (candidate.name === body.provider || candidate.issuer === body.provider),
   );
-  if (provider?.kind !== 'oidc') {
-    throw new AuthError(
-      400,
-      'provider_disabled',
-      `Custom OIDC provider "${body.provider.slice(0, 60)}" not allowed`,
-    );
-  }
+  if (provider?.kind !== 'oidc') throw notOffered(body.provider, body.id_token);
   let linkUserId: string | null = null;
   if (body.link_identity) {
     if (!ctx.auth.manualLinkingEnabled) throw identityErrors.manualLinkingDisabled();

@@ -706,4 +706,42 @@ describe.each(testDrivers)('OAuth switched off (%s)', (driver) => {
     const grant = await client.signInWithIdToken({ provider: 'google', token: 'x.y.z' });
     expect(grant.error?.code).toBe('provider_disabled');
   });
+
+  it('answers id_token grants as GoTrue does: its providers are not enabled, others not allowed', async () => {
+    const unsigned = (claims: object) =>
+      `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
+    const azure = 'https://login.microsoftonline.com/tenant-1/v2.0';
+    const disabled = (issuer: string) => ({
+      status: 400,
+      code: 'provider_disabled',
+      message: `Provider (issuer "${issuer}") is not enabled`,
+    });
+    const refused = (message: string) => ({ status: 400, code: 'validation_failed', message });
+    const cases: Array<[string, string, ReturnType<typeof refused>]> = [
+      ['google', 'x.y.z', disabled('https://accounts.google.com')],
+      ['apple', 'x.y.z', disabled('https://appleid.apple.com')],
+      ['https://www.facebook.com', 'x.y.z', disabled('https://www.facebook.com')],
+      ['keycloak', 'x.y.z', disabled('')],
+      // Azure's issuer is the token's own (each tenant has one).
+      ['azure', unsigned({ iss: azure, sub: 'someone' }), disabled(azure)],
+      ['azure', 'x.y.z', refused('Unable to detect issuer in ID token for Azure provider')],
+      ['oidc', 'x.y.z', refused('Custom OIDC provider "oidc" not allowed')],
+      ['github', 'x.y.z', refused('Custom OIDC provider "github" not allowed')],
+    ];
+    const before = await server.db.select().from(authUsers);
+    for (const [provider, token, expected] of cases) {
+      const client = server.client();
+      const { data, error } = await client.signInWithIdToken({
+        provider: provider as never,
+        token,
+      });
+      expect(
+        { status: error?.status, code: error?.code, message: error?.message },
+        provider,
+      ).toEqual(expected);
+      expect(data.session).toBeNull();
+      expect((await client.getSession()).data.session).toBeNull();
+    }
+    expect(await server.db.select().from(authUsers)).toEqual(before);
+  });
 });
