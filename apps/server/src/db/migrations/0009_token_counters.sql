@@ -65,14 +65,24 @@ BEGIN
   END IF;
   IF was_counted IS DISTINCT FROM is_counted OR (was_counted AND (
       removed.session_id IS DISTINCT FROM added.session_id OR removed.joined_at IS DISTINCT FROM added.joined_at)) THEN
-    INSERT INTO "company_token_months" AS m ("company_id", "month", "tokens")
-    SELECT q."company_id", to_char(t."joined_at" AT TIME ZONE co."timezone", 'YYYY-MM'), t.delta
-    FROM (SELECT removed.session_id, removed.joined_at, -1 WHERE was_counted
-          UNION ALL SELECT added.session_id, added.joined_at, 1 WHERE is_counted) t("session_id", "joined_at", delta)
-    JOIN "sessions" s ON s."id" = t."session_id"
-    JOIN "queues" q ON q."id" = s."queue_id"
-    JOIN "companies" co ON co."id" = q."company_id"
-    ON CONFLICT ("company_id", "month") DO UPDATE SET "tokens" = m."tokens" + excluded."tokens";
+    -- A decrement is an update: an insert's row is checked (tokens >= 0) before its conflict.
+    IF was_counted THEN
+      UPDATE "company_token_months" m SET "tokens" = m."tokens" - 1
+      FROM "sessions" s
+      JOIN "queues" q ON q."id" = s."queue_id"
+      JOIN "companies" co ON co."id" = q."company_id"
+      WHERE s."id" = removed.session_id AND m."company_id" = q."company_id"
+        AND m."month" = to_char(removed.joined_at AT TIME ZONE co."timezone", 'YYYY-MM');
+    END IF;
+    IF is_counted THEN
+      INSERT INTO "company_token_months" AS m ("company_id", "month", "tokens")
+      SELECT q."company_id", to_char(added.joined_at AT TIME ZONE co."timezone", 'YYYY-MM'), 1
+      FROM "sessions" s
+      JOIN "queues" q ON q."id" = s."queue_id"
+      JOIN "companies" co ON co."id" = q."company_id"
+      WHERE s."id" = added.session_id
+      ON CONFLICT ("company_id", "month") DO UPDATE SET "tokens" = m."tokens" + 1;
+    END IF;
   END IF;
 END $$;--> statement-breakpoint
 CREATE FUNCTION "queue_tokens_count"() RETURNS trigger LANGUAGE plpgsql AS $$
