@@ -18,6 +18,7 @@ import { queueRoutes } from '../modules/queues/queues.routes.ts';
 import { requestRoutes } from '../modules/requests/requests.routes.ts';
 import { sessionRoutes } from '../modules/sessions/sessions.routes.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
+import { createBoardCache } from '../modules/tokens/tokens.board.ts';
 import { tokensRoutes } from '../modules/tokens/tokens.routes.ts';
 import { userRoutes } from '../modules/users/users.routes.ts';
 import { createCallerResolver } from './caller.ts';
@@ -42,7 +43,10 @@ export type ApiDeps = {
  */
 export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   // Fastify hands the plugin its own registration options too (prefix); modules get deps only.
-  const { config, database, lifecycle, clock, keys, publisher, payments } = options;
+  const { config, database, lifecycle, clock, keys, payments } = options;
+  // Whatever a module announces on a session's topic drops that session's shared board.
+  const boards = createBoardCache();
+  const publisher = boards.forgetting(options.publisher);
   const deps: ApiDeps = { config, database, lifecycle, clock, keys, publisher, payments };
   const resolveCaller = createCallerResolver({
     db: deps.database.db,
@@ -56,7 +60,7 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   });
 
   await app.register(systemRoutes, deps);
-  await app.register(tokensRoutes, deps);
+  await app.register(tokensRoutes, { ...deps, boards });
   const db = deps.database.db;
   const inviteUser: InviteUser = createInviter({
     db,

@@ -6,7 +6,9 @@ import {
   boolean,
   check,
   index,
+  integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -92,3 +94,24 @@ export const userProfiles = pgTable('user_profiles', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Tokens a company issued per calendar month (`YYYY-MM` in its zone), what the plan's
+ * monthly token limit reads: kept by the database itself (the `queue_tokens_count` trigger of
+ * migration 0009), counting every token by the month it joined, except those released
+ * because their payment was not completed in time (`payment_expired`).
+ */
+export const companyTokenMonths = pgTable(
+  'company_token_months',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    tokens: integer('tokens').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.month] }),
+    check('company_token_months_tokens_check', sql`${t.tokens} >= 0`),
+  ],
+);

@@ -44,6 +44,19 @@ export const sessions = pgTable(
     lastIssuedNumber: integer('last_issued_number').notNull().default(0),
     /** Numbers whose place was given back (a payment hold that expired): capacity counts the rest. */
     releasedPlaces: integer('released_places').notNull().default(0),
+    /**
+     * How many of the session's tokens are in each status, kept by the database itself (the
+     * `queue_tokens_count` trigger of migration 0009, on every insert, status change and
+     * delete), so live counts read one row instead of counting the tokens.
+     */
+    tokensPendingPayment: integer('tokens_pending_payment').notNull().default(0),
+    tokensBooked: integer('tokens_booked').notNull().default(0),
+    tokensWaiting: integer('tokens_waiting').notNull().default(0),
+    tokensCalled: integer('tokens_called').notNull().default(0),
+    tokensServing: integer('tokens_serving').notNull().default(0),
+    tokensServed: integer('tokens_served').notNull().default(0),
+    tokensNoShow: integer('tokens_no_show').notNull().default(0),
+    tokensCancelled: integer('tokens_cancelled').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -57,6 +70,10 @@ export const sessions = pgTable(
     check(
       'sessions_counter_check',
       sql`${t.releasedPlaces} between 0 and ${t.lastIssuedNumber} and ${t.lastIssuedNumber} - ${t.releasedPlaces} <= ${t.capacity}`,
+    ),
+    check(
+      'sessions_token_counts_check',
+      sql`least(${t.tokensPendingPayment}, ${t.tokensBooked}, ${t.tokensWaiting}, ${t.tokensCalled}, ${t.tokensServing}, ${t.tokensServed}, ${t.tokensNoShow}, ${t.tokensCancelled}) >= 0`,
     ),
   ],
 );

@@ -74,6 +74,10 @@ export const queueTokens = pgTable(
       .where(sql`${t.idempotencyKey} is not null`),
     index('queue_tokens_session_status_idx').on(t.sessionId, t.status),
     index('queue_tokens_user_idx').on(t.userId),
+    // The last calls of a session (the board, the session topic) without reading its line.
+    index('queue_tokens_session_called_idx')
+      .on(t.sessionId, t.calledAt.desc().nullsFirst(), t.number.desc().nullsFirst())
+      .where(sql`${t.calledAt} is not null`),
     index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),
     check('queue_tokens_number_check', sql`${t.number} >= 1`),
     check('queue_tokens_kind_check', isOneOf(t.kind, tokenKinds)),

@@ -1,10 +1,9 @@
 import { and, eq, gt, inArray, isNotNull, ne, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { companies, companyUsers } from '../../db/schema/companies.ts';
+import { companies, companyTokenMonths, companyUsers } from '../../db/schema/companies.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { queues, serviceTypes } from '../../db/schema/queues.ts';
 import { sessions } from '../../db/schema/sessions.ts';
-import { queueTokens } from '../../db/schema/tokens.ts';
 
 type Queryable = Db | Tx;
 
@@ -134,33 +133,29 @@ export async function countSessionsByMonth(
 
 /**
  * Tokens and bookings issued this calendar month (the company's zone), whatever became of
- * them, except those released because their payment was not completed in time.
+ * them, except those released because their payment was not completed in time: the counter
+ * the database keeps per company and month (`company_token_months`, migration 0009), one row
+ * instead of the month's tokens.
  */
-export function countTokensThisMonth(
+export async function countTokensThisMonth(
   db: Queryable,
   companyId: string,
   timezone: string,
   now: Date,
 ): Promise<number> {
-  return count(
-    db
-      .select({ n })
-      .from(queueTokens)
-      .innerJoin(sessions, eq(sessions.id, queueTokens.sessionId))
-      .innerJoin(queues, eq(queues.id, sessions.queueId))
-      .where(
-        and(
-          eq(queues.companyId, companyId),
-          // A token is issued before its session ends: older sessions hold none of this month's.
-          gt(sessions.endsAt, monthStart(now, timezone)),
-          withinMonth(queueTokens.joinedAt, now, timezone),
-          or(
-            sql`${queueTokens.cancelReason} is null`,
-            ne(queueTokens.cancelReason, 'payment_expired'),
-          ),
+  const [row] = await db
+    .select({ tokens: companyTokenMonths.tokens })
+    .from(companyTokenMonths)
+    .where(
+      and(
+        eq(companyTokenMonths.companyId, companyId),
+        eq(
+          companyTokenMonths.month,
+          sql`to_char(${now.toISOString()}::timestamptz at time zone ${timezone}, 'YYYY-MM')`,
         ),
       ),
-  );
+    );
+  return row?.tokens ?? 0;
 }
 
 /**

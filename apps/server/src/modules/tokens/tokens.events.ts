@@ -1,6 +1,6 @@
 import type { SessionEvent, UserEvent } from '@upnext/contract/realtime';
 import { topics } from '@upnext/contract/realtime-topics';
-import { type LiveLine, liveLine } from './tokens.line.ts';
+import { type LiveLine, sessionFigures } from './tokens.line.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
 import type { TokensDeps } from './tokens.service.ts';
@@ -10,7 +10,10 @@ import type { TokensDeps } from './tokens.service.ts';
  * in the shapes of `packages/contract/src/realtime.ts`: the public state of a session on its
  * topic (no personal data), and each holder's own events on their private user topic.
  */
-function publishSessionState(deps: TokensDeps, line: LiveLine) {
+function publishSessionState(
+  deps: TokensDeps,
+  line: Pick<LiveLine, 'session' | 'at' | 'counts' | 'secondsPerToken' | 'lastCalled'>,
+) {
   const { session } = line;
   const [current] = line.lastCalled;
   const event: Extract<SessionEvent, { type: 'session.state' }> = {
@@ -128,7 +131,7 @@ async function publishWaitingLine(deps: TokensDeps, line: LiveLine) {
 /** For the sessions module: a session's new status (or notes) on its topic. */
 export async function publishSessionChange(deps: TokensDeps, sessionId: string) {
   const session = await repo.findSessionContext(deps.db, sessionId);
-  if (session) publishSessionState(deps, await liveLine(deps.db, session, deps.clock()));
+  if (session) publishSessionState(deps, await sessionFigures(deps.db, session, deps.clock()));
 }
 
 /** After a change: the session topic and the holders' positions, from one computed line. */

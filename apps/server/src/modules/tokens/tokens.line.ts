@@ -1,11 +1,11 @@
 import type { SessionCounts } from '@upnext/contract/sessions';
 import type { Db, Tx } from '../../db/client.ts';
-import type { SessionContext } from './tokens.repository.ts';
+import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
 
 const DEFAULT_SERVICE_SECONDS = 300;
 
-type LineEntry = Awaited<ReturnType<typeof repo.waitingLine>>[number] & {
+type LineEntry = Pick<TokenRow, 'id' | 'userId' | 'number' | 'displayNumber' | 'slotStartsAt'> & {
   position: number;
   estimatedWaitSeconds: number;
 };
@@ -20,11 +20,14 @@ export type LiveLine = {
   counts: SessionCounts;
   /** Seconds each place in the line adds. */
   secondsPerToken: number;
-  /** The line in service order. */
+  /**
+   * The places that changed, in service order: the whole line, or only the new token's when
+   * it joined at the end (`appendedLine`: nobody else's place moved).
+   */
   entries: LineEntry[];
   byId: Map<string, LineEntry>;
   /** The tokens called last, newest first (at most 6: the board's call-out and history). */
-  lastCalled: Awaited<ReturnType<typeof repo.lastCalled>>;
+  lastCalled: Awaited<ReturnType<typeof repo.sessionFigures>>['lastCalled'];
 };
 
 /** How long an issue may reuse a queue's typical service time (see `typicalSeconds`). */
@@ -34,10 +37,10 @@ const typicalByQueue = new Map<string, { at: number; seconds: number }>();
 /**
  * The typical length of a service in the queue: the median of its recent service times (its
  * last 50 served tokens of 30 days; the planned durations of its service types before there
- * are any). Issuing changes no service time, so a burst of issues reuses a figure up to 5 s
- * old (`recent`) instead of asking again for every token; every other change computes it
- * afresh (`fresh`) and leaves it for the next issues. Per process: another instance's
- * completion reaches this one's issues within the 5 s.
+ * are any). Issuing changes no service time, so a burst of issues (and the board) reuses a
+ * figure up to 5 s old (`recent`) instead of asking again each time; every other change
+ * computes it afresh (`fresh`) and leaves it for the next issues. Per process: another
+ * instance's completion reaches this one's issues within the 5 s.
  */
 async function typicalSeconds(
   db: Db | Tx,
@@ -58,40 +61,74 @@ async function typicalSeconds(
   return seconds;
 }
 
+type Figures = Omit<LiveLine, 'entries' | 'byId'>;
+
 /**
- * Seconds each place adds: the queue's typical service time shared among the staff calling
- * now. A booking in the line is not expected before its slot starts.
+ * The session's figures without its line: counts, last calls, and the seconds each place
+ * adds (the queue's typical service time shared among the staff calling now).
  */
+export async function sessionFigures(
+  db: Db | Tx,
+  session: SessionContext,
+  now: Date,
+  serviceTimes: 'fresh' | 'recent' = 'fresh',
+): Promise<Figures> {
+  const [figures, typical] = await Promise.all([
+    repo.sessionFigures(db, session.sessionId, now),
+    typicalSeconds(db, session.queueId, now, serviceTimes),
+  ]);
+  return {
+    session,
+    at: now,
+    counts: figures.counts,
+    secondsPerToken: typical / Math.max(1, figures.counters),
+    lastCalled: figures.lastCalled,
+  };
+}
+
+/** A place's estimate: its turn, and for a booking not before its slot starts. */
+function placed(
+  row: Pick<TokenRow, 'slotStartsAt'>,
+  position: number,
+  figures: Figures,
+): { position: number; estimatedWaitSeconds: number } {
+  const byTurn = position * figures.secondsPerToken;
+  const bySlot = row.slotStartsAt ? (row.slotStartsAt.getTime() - figures.at.getTime()) / 1000 : 0;
+  return { position, estimatedWaitSeconds: Math.round(Math.max(byTurn, bySlot)) };
+}
+
+function withEntries(figures: Figures, entries: LineEntry[]): LiveLine {
+  return { ...figures, entries, byId: new Map(entries.map((entry) => [entry.id, entry])) };
+}
+
+/** The session's figures and its whole line in order (position = index + 1). */
 export async function liveLine(
   db: Db | Tx,
   session: SessionContext,
   now: Date,
   serviceTimes: 'fresh' | 'recent' = 'fresh',
 ): Promise<LiveLine> {
-  const [rows, counts, typical, counters, lastCalled] = await Promise.all([
+  const [figures, rows] = await Promise.all([
+    sessionFigures(db, session, now, serviceTimes),
     repo.waitingLine(db, session.sessionId, now),
-    repo.sessionCounts(db, [session.sessionId], now),
-    typicalSeconds(db, session.queueId, now, serviceTimes),
-    repo.activeCounters(db, session.sessionId),
-    repo.lastCalled(db, session.sessionId, 6),
   ]);
-  const secondsPerToken = typical / Math.max(1, counters);
-  const entries = rows.map((row, index) => {
-    const byTurn = (index + 1) * secondsPerToken;
-    const bySlot = row.slotStartsAt ? (row.slotStartsAt.getTime() - now.getTime()) / 1000 : 0;
-    return {
-      ...row,
-      position: index + 1,
-      estimatedWaitSeconds: Math.round(Math.max(byTurn, bySlot)),
-    };
-  });
-  return {
-    session,
-    at: now,
-    counts: counts.get(session.sessionId) as SessionCounts,
-    secondsPerToken,
-    entries,
-    byId: new Map(entries.map((entry) => [entry.id, entry])),
-    lastCalled,
-  };
+  return withEntries(
+    figures,
+    rows.map((row, index) => ({ ...row, ...placed(row, index + 1, figures) })),
+  );
+}
+
+/**
+ * After a token joined at the end of the line (`position` = the line's length, counted under
+ * the session's lock): the figures and that one place, without reading the line.
+ */
+export async function appendedLine(
+  db: Db,
+  session: SessionContext,
+  token: TokenRow,
+  position: number,
+  now: Date,
+): Promise<LiveLine> {
+  const figures = await sessionFigures(db, session, now, 'recent');
+  return withEntries(figures, [{ ...token, ...placed(token, position, figures) }]);
 }

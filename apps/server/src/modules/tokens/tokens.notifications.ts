@@ -88,9 +88,11 @@ export async function notifyIssued(
   now: Date,
   session: SessionContext,
   token: TokenRow,
+  /** Its place when already known (it joined at the end of the line). */
+  known?: number,
 ) {
   if (token.kind === 'walk_in') {
-    const position = await repo.positionInLine(tx, token, now);
+    const position = known ?? (await repo.positionInLine(tx, token, now));
     await notifyHolder(tx, deps, now, 'token_issued', session, token, { position });
     return;
   }

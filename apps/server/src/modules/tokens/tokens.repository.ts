@@ -35,6 +35,9 @@ const sessionContext = {
   lastIssuedNumber: sessions.lastIssuedNumber,
   /** Numbers whose payment hold was released: their places count as free (placesLeft). */
   releasedPlaces: sessions.releasedPlaces,
+  /** Its waiting and booked tokens (the counters on the session row): the line's length. */
+  tokensWaiting: sessions.tokensWaiting,
+  tokensBooked: sessions.tokensBooked,
   subQueueId: sessions.subQueueId,
   queueId: queues.id,
   queueName: queues.name,
@@ -86,14 +89,29 @@ export async function lockSessionContext(tx: Tx, sessionId: string) {
   return row as SessionContext | undefined;
 }
 
-export async function takeNextNumber(tx: Tx, sessionId: string, now: Date): Promise<number> {
-  const [row] = await tx
-    .update(sessions)
-    .set({ lastIssuedNumber: sql`${sessions.lastIssuedNumber} + 1`, updatedAt: now })
-    .where(eq(sessions.id, sessionId))
-    .returning({ number: sessions.lastIssuedNumber });
-  if (!row) throw new Error(`session ${sessionId} vanished while locked`);
-  return row.number;
+/**
+ * The session's next number and the token that takes it, in one statement: the caller holds
+ * the session's lock, so the number it read (`lastIssuedNumber + 1`) is still the next one.
+ */
+export async function insertNextToken(
+  tx: Tx,
+  session: Pick<SessionContext, 'sessionId' | 'lastIssuedNumber'>,
+  values: (number: number) => NewToken,
+): Promise<TokenRow> {
+  const number = session.lastIssuedNumber + 1;
+  const token = values(number);
+  const numbered = tx
+    .$with('numbered')
+    .as(
+      tx
+        .update(sessions)
+        .set({ lastIssuedNumber: number, updatedAt: token.updatedAt })
+        .where(eq(sessions.id, session.sessionId))
+        .returning({ id: sessions.id }),
+    );
+  const [row] = await tx.with(numbered).insert(queueTokens).values(token).returning();
+  if (!row) throw new Error('token not inserted');
+  return row;
 }
 
 /**
@@ -139,12 +157,6 @@ export async function findByIdempotencyKey(db: Queryable, sessionId: string, key
     .select()
     .from(queueTokens)
     .where(and(eq(queueTokens.sessionId, sessionId), eq(queueTokens.idempotencyKey, key)));
-  return row;
-}
-
-export async function insertToken(tx: Tx, values: NewToken): Promise<TokenRow> {
-  const [row] = await tx.insert(queueTokens).values(values).returning();
-  if (!row) throw new Error('token not inserted');
   return row;
 }
 
@@ -350,65 +362,110 @@ export async function listTokens(
     .limit(1000);
 }
 
+/** Bookings of a session that are due (in the line) though their status is still `booked`. */
+function dueBooked(now: Date) {
+  return sql<number>`(select count(*)::int from queue_tokens t where t.session_id = "sessions"."id" and t.status = 'booked' and t.slot_starts_at <= ${dueBy(now)})`;
+}
+
 /**
- * The live figures of sessions, counted from their token rows: the one source of every
- * count a screen shows (session API, join page, session control, the board and its topic).
+ * The live figures of sessions, from the counters their row keeps per token status (the
+ * database keeps them on every change of a token: migration 0009), the due bookings and the
+ * last call: the one source of every count a screen shows (session API, join page, session
+ * control, the board and its topic). Reads one row per session, however long its line.
  */
+const countColumns = (now: Date) => ({
+  sessionId: sessions.id,
+  pendingPayment: sessions.tokensPendingPayment,
+  booked: sessions.tokensBooked,
+  waiting: sessions.tokensWaiting,
+  called: sessions.tokensCalled,
+  serving: sessions.tokensServing,
+  served: sessions.tokensServed,
+  noShows: sessions.tokensNoShow,
+  cancelled: sessions.tokensCancelled,
+  dueBooked: dueBooked(now),
+  nowServing: sql<
+    number | null
+  >`(select t.number from queue_tokens t where t.session_id = "sessions"."id" and t.status in ('called', 'serving') order by t.called_at desc limit 1)`,
+});
+
+function countsOf(
+  row: Omit<
+    { [K in keyof ReturnType<typeof countColumns>]: number },
+    'sessionId' | 'nowServing'
+  > & { nowServing: number | null },
+): SessionCounts {
+  return {
+    issued:
+      row.pendingPayment +
+      row.booked +
+      row.waiting +
+      row.called +
+      row.serving +
+      row.served +
+      row.noShows +
+      row.cancelled,
+    booked: row.booked - row.dueBooked,
+    waiting: row.waiting + row.dueBooked,
+    called: row.called,
+    serving: row.serving,
+    served: row.served,
+    noShows: row.noShows,
+    cancelled: row.cancelled,
+    nowServing: row.nowServing,
+  };
+}
+
 export async function sessionCounts(
   db: Queryable,
   sessionIds: readonly string[],
   now: Date,
 ): Promise<Map<string, SessionCounts>> {
-  const counts = new Map<string, SessionCounts>(
-    sessionIds.map((id) => [
-      id,
-      {
-        issued: 0,
-        booked: 0,
-        waiting: 0,
-        called: 0,
-        serving: 0,
-        served: 0,
-        noShows: 0,
-        cancelled: 0,
-        nowServing: null,
-      },
-    ]),
-  );
-  if (sessionIds.length === 0) return counts;
-  const count = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
-  const status = (value: TokenStatus) => sql`${queueTokens.status} = ${value}`;
+  if (sessionIds.length === 0) return new Map();
   const rows = await db
-    .select({
-      sessionId: queueTokens.sessionId,
-      issued: sql<number>`count(*)::int`,
-      booked: count(sql`${status('booked')} and not ${inLine(now)}`),
-      waiting: count(inLine(now)),
-      called: count(status('called')),
-      serving: count(status('serving')),
-      served: count(status('served')),
-      noShows: count(status('no_show')),
-      cancelled: count(status('cancelled')),
-      nowServing: sql<
-        number | null
-      >`(array_agg(${queueTokens.number} order by ${queueTokens.calledAt} desc) filter (where ${queueTokens.status} in ('called', 'serving')))[1]`,
-    })
-    .from(queueTokens)
-    .where(inArray(queueTokens.sessionId, [...sessionIds]))
-    .groupBy(queueTokens.sessionId);
-  for (const { sessionId, ...row } of rows) counts.set(sessionId, row);
-  return counts;
+    .select(countColumns(now))
+    .from(sessions)
+    .where(inArray(sessions.id, [...sessionIds]));
+  return new Map(rows.map((row) => [row.sessionId, countsOf(row)]));
 }
 
-/** Staff now calling in a session: waiting tokens are shared among them. */
-export async function activeCounters(db: Queryable, sessionId: string) {
+type Called = { number: number; displayNumber: string; calledAt: Date };
+
+/**
+ * A session's counts, the staff now calling (waiting tokens are shared among them) and its
+ * last calls, newest first (at most 6: the board's call-out and history), in one statement
+ * that reads no more of the session's tokens than those called and the bookings.
+ */
+export async function sessionFigures(db: Queryable, sessionId: string, now: Date) {
   const [row] = await db
-    .select({ count: sql<number>`count(distinct ${queueTokens.calledBy})::int` })
-    .from(queueTokens)
-    .where(
-      and(eq(queueTokens.sessionId, sessionId), inArray(queueTokens.status, ['called', 'serving'])),
-    );
-  return row?.count ?? 0;
+    .select({
+      ...countColumns(now),
+      counters: sql<number>`(select count(distinct t.called_by)::int from queue_tokens t where t.session_id = "sessions"."id" and t.status in ('called', 'serving'))`,
+      lastCalled: sql<
+        Called[] | string
+      >`(select coalesce(json_agg(json_build_object('number', c.number, 'displayNumber', c.display_number, 'calledAt', c.called_at) order by c.called_at desc, c.number desc), '[]') from (select t.number, t.display_number, t.called_at from queue_tokens t where t.session_id = "sessions"."id" and t.called_at is not null order by t.called_at desc, t.number desc limit 6) c)`,
+    })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  if (!row) throw new Error(`session ${sessionId} vanished`);
+  const called = (
+    typeof row.lastCalled === 'string' ? JSON.parse(row.lastCalled) : row.lastCalled
+  ) as Array<Omit<Called, 'calledAt'> & { calledAt: string }>;
+  return {
+    counts: countsOf(row),
+    counters: row.counters,
+    lastCalled: called.map((entry) => ({ ...entry, calledAt: new Date(entry.calledAt) })),
+  };
+}
+
+/** How many are in the live line: the waiting tokens and the due bookings. */
+export async function lineLength(tx: Tx, session: SessionContext, now: Date) {
+  if (session.tokensBooked === 0) return session.tokensWaiting;
+  const [row] = await tx
+    .select({ due: dueBooked(now) })
+    .from(sessions)
+    .where(eq(sessions.id, session.sessionId));
+  return session.tokensWaiting + (row?.due ?? 0);
 }
 
 /** How far back estimates look: the queue's recent service, not its whole history. */
@@ -531,18 +588,4 @@ export async function companyOfQueue(db: Queryable, queueId: string) {
     .from(queues)
     .where(eq(queues.id, queueId));
   return row?.companyId;
-}
-
-/** The last tokens called in a session, newest first, with the counter that called them. */
-export async function lastCalled(db: Queryable, sessionId: string, limit: number) {
-  return db
-    .select({
-      number: queueTokens.number,
-      displayNumber: queueTokens.displayNumber,
-      calledAt: queueTokens.calledAt,
-    })
-    .from(queueTokens)
-    .where(and(eq(queueTokens.sessionId, sessionId), isNotNull(queueTokens.calledAt)))
-    .orderBy(desc(queueTokens.calledAt), desc(queueTokens.number))
-    .limit(limit);
 }

@@ -3,10 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import { registerEndpoint } from '../../http/endpoint.ts';
+import type { BoardCache } from './tokens.board.ts';
 import * as service from './tokens.service.ts';
 
 /** Walk-in tokens, bookings and the live queue (spec §7 paths; PRODUCT.md rules). */
-export const tokensRoutes: FastifyPluginAsync<ApiDeps> = async (app, options) => {
+export const tokensRoutes: FastifyPluginAsync<ApiDeps & { boards: BoardCache }> = async (
+  app,
+  options,
+) => {
   const deps: service.TokensDeps = {
     db: options.database.db,
     clock: options.clock,
@@ -52,7 +56,7 @@ export const tokensRoutes: FastifyPluginAsync<ApiDeps> = async (app, options) =>
     service.cancelToken(deps, request.caller, request.body),
   );
   registerEndpoint(app, endpoints.sessionBoard, (request) =>
-    service.sessionBoard(deps, request.caller, request.params.sessionId),
+    service.sessionBoard(deps, options.boards, request.caller, request.params.sessionId),
   );
   registerEndpoint(app, endpoints.nextToken, (request) =>
     service.nextToken(deps, request.caller, request.body.sessionId),

@@ -22,13 +22,14 @@ import { type Caller, requireUser, type SignedInCaller } from '../access/caller.
 import { assertWithinPlan } from '../billing/billing.service.ts';
 import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
 import type { PaymentsRuntime } from '../payments/providers.ts';
+import type { BoardCache, CachedBoard } from './tokens.board.ts';
 import {
   publishCalled,
   publishCancelled,
   publishLive,
   publishNowServing,
 } from './tokens.events.ts';
-import { type LiveLine, liveLine } from './tokens.line.ts';
+import { appendedLine, type LiveLine, liveLine, sessionFigures } from './tokens.line.ts';
 import { calendarFor, notifyHolder, notifyIssued } from './tokens.notifications.ts';
 import {
   holdForPayment,
@@ -124,7 +125,14 @@ async function earlierAttempt(
   return token;
 }
 
-type Issued = { token: TokenRow; session: SessionContext; staff: boolean; repeated: boolean };
+type Issued = {
+  token: TokenRow;
+  session: SessionContext;
+  staff: boolean;
+  repeated: boolean;
+  /** The new token's place when it joined at the end of the line (nobody else's moved). */
+  appendedAt?: number;
+};
 
 /** A new token in a session locked by the caller (lock order: session, then slot). */
 async function issue(
@@ -176,9 +184,15 @@ async function issue(
   }
   // The plan's tokens a month (lock order: session, then company).
   await assertWithinPlan(tx, session.companyId, 'tokens', 1, now);
-  const number = await repo.takeNextNumber(tx, session.sessionId, now);
+  // A walk-in of the lowest priority joins at the end of the line: its place is the line's
+  // length, counted from the session's counters instead of its rows.
+  const status = paid ? 'pending_payment' : booking ? 'booked' : 'waiting';
+  const appendedAt =
+    status === 'waiting' && !input.priority
+      ? (await repo.lineLength(tx, session, now)) + 1
+      : undefined;
   // A booking stays `booked` until its slot is near (one made that late is admitted at once).
-  const inserted = await repo.insertToken(tx, {
+  const inserted = await repo.insertNextToken(tx, session, (number) => ({
     sessionId: session.sessionId,
     number,
     displayNumber: displayNumber(session.tokenPrefix, number),
@@ -187,21 +201,21 @@ async function issue(
     slotNo: booking?.slotNo ?? null,
     slotStartsAt: booking?.startsAt ?? null,
     ...visitor,
-    status: paid ? 'pending_payment' : booking ? 'booked' : 'waiting',
+    status,
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
     idempotencyKey: idempotencyKey ?? null,
     joinedAt: now,
     updatedAt: now,
-  });
+  }));
   if (paid) {
     await holdForPayment(tx, deps, session, inserted, now);
     return { token: inserted, session, staff, repeated: false };
   }
   const admitted = booking ? await repo.admitDueBookings(tx, session.sessionId, now) : [];
   const token = admitted.find((row) => row.id === inserted.id) ?? inserted;
-  await notifyIssued(tx, deps, now, session, token);
-  return { token, session, staff, repeated: false };
+  await notifyIssued(tx, deps, now, session, token, appendedAt);
+  return { token, session, staff, repeated: false, appendedAt };
 }
 
 /** The locked session, who the caller is to it, and the token of an earlier identical attempt. */
@@ -222,7 +236,19 @@ async function lockForIssue(
 async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Issued) {
   const view = { staff: issued.staff, viewerId: caller.userId };
   if (issued.repeated) return (await present(deps, [issued.token], view))[0] as QueueToken;
-  return announce(deps, issued.session, issued.token, view, 'recent');
+  if (issued.appendedAt === undefined) {
+    return announce(deps, issued.session, issued.token, view, 'recent');
+  }
+  const line = await appendedLine(
+    deps.db,
+    issued.session,
+    issued.token,
+    issued.appendedAt,
+    deps.clock(),
+  );
+  await publishLive(deps, line);
+  // Just issued and not held for payment: it has no payment to show.
+  return (await present(deps, [issued.token], view, [line], new Map()))[0] as QueueToken;
 }
 
 export async function takeToken(
@@ -314,13 +340,16 @@ async function present(
   rows: readonly TokenRow[],
   view: View,
   known: readonly LiveLine[] = [],
+  knownPayments?: Awaited<ReturnType<typeof tokenPayments>>,
 ): Promise<QueueToken[]> {
   const now = deps.clock();
   const lines = new Map(known.map((line) => [line.session.sessionId, line]));
-  const payments = await tokenPayments(
-    deps.db,
-    rows.map((row) => row.id),
-  );
+  const payments =
+    knownPayments ??
+    (await tokenPayments(
+      deps.db,
+      rows.map((row) => row.id),
+    ));
   for (const sessionId of new Set(rows.map((row) => row.sessionId))) {
     if (lines.has(sessionId)) continue;
     const session = await repo.findSessionContext(deps.db, sessionId);
@@ -715,23 +744,38 @@ export async function bookingDetails(deps: TokensDeps, caller: Caller, tokenId: 
 }
 
 /** What a waiting-room screen shows, to whoever may see the session (its topic's audience). */
-export async function sessionBoard(deps: TokensDeps, caller: Caller, sessionId: string) {
+export async function sessionBoard(
+  deps: TokensDeps,
+  boards: BoardCache,
+  caller: Caller,
+  sessionId: string,
+) {
+  const cached = await boards.read(sessionId, () => readBoard(deps, sessionId));
+  if (!cached) throw notFoundError.session();
+  await authorizeSession(deps.db, caller, 'session.read_board', cached.session);
+  return cached.board;
+}
+
+/** A session's board from its row and figures: two queries, however long its line. */
+async function readBoard(deps: TokensDeps, sessionId: string): Promise<CachedBoard | undefined> {
   const session = await repo.findSessionContext(deps.db, sessionId);
-  if (!session) throw notFoundError.session();
-  await authorizeSession(deps.db, caller, 'session.read_board', session);
-  const line = await liveLine(deps.db, session, deps.clock());
-  const [current, ...earlier] = line.lastCalled;
+  if (!session) return undefined;
+  const figures = await sessionFigures(deps.db, session, deps.clock(), 'recent');
+  const [current, ...earlier] = figures.lastCalled;
   return {
-    sessionId,
-    companyName: session.companyName,
-    country: session.country,
-    queueName: session.queueName,
-    status: session.status,
-    notes: session.visitorNotes,
-    nowServing: current?.displayNumber ?? null,
-    nowServingCounter: current ? session.subQueueName : null,
-    recentlyCalled: earlier.map((row) => row.displayNumber),
-    waiting: line.counts.waiting,
-    averageServiceSeconds: Math.round(line.secondsPerToken),
+    session,
+    board: {
+      sessionId,
+      companyName: session.companyName,
+      country: session.country,
+      queueName: session.queueName,
+      status: session.status,
+      notes: session.visitorNotes,
+      nowServing: current?.displayNumber ?? null,
+      nowServingCounter: current ? session.subQueueName : null,
+      recentlyCalled: earlier.map((row) => row.displayNumber),
+      waiting: figures.counts.waiting,
+      averageServiceSeconds: Math.round(figures.secondsPerToken),
+    },
   };
 }
