@@ -34,19 +34,25 @@ export async function templateDir(): Promise<string> {
 }
 
 /**
- * Fills `dataDir` from the template when it holds no database yet. Copied beside it and renamed,
- * so a start killed while copying leaves no half database behind. False without a template.
+ * Fills `dataDir` from the template when it is missing or empty. Copied beside it and renamed,
+ * so a start killed while copying leaves no half database behind. False, touching nothing,
+ * without a template or when the directory holds anything (a database, or something else).
  */
-export async function copyPgdataTemplate(dataDir: string): Promise<boolean> {
-  if (existsSync(join(dataDir, 'PG_VERSION'))) return false;
-  const template = await templateDir();
-  if (!existsSync(template)) return false;
+export async function copyPgdataTemplate(
+  dataDir: string,
+  template?: string, // tests pass their own
+): Promise<boolean> {
+  const entries = await readdir(dataDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  if (entries.length > 0) return false;
+  const from = template ?? (await templateDir());
+  if (!existsSync(from)) return false;
   const copy = `${dataDir}.copying-${process.pid}`;
   await rm(copy, { recursive: true, force: true });
-  await cp(template, copy, { recursive: true });
-  await rmdir(dataDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error; // not empty: not ours to replace
-  });
+  await cp(from, copy, { recursive: true });
+  if (existsSync(dataDir)) await rmdir(dataDir); // empty (rmdir refuses otherwise)
   await rename(copy, dataDir);
   return true;
 }
