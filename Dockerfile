@@ -1,6 +1,7 @@
 # UpNext: one app instance. `docker compose up` (compose.yaml) runs two behind a load balancer.
-# Build: the web app. Run: the server's TypeScript on Node 24 (type stripping, no build step),
-# with production dependencies only, as the unprivileged `node` user.
+# Build: the web app, and the migrated PGlite data directory a first start copies. Run: the
+# server's TypeScript on Node 24 (type stripping, no compile step), with production dependencies
+# only, as the unprivileged `node` user.
 
 # Every workspace's package.json: npm ci needs the whole workspace to install any of it.
 FROM node:24-bookworm-slim AS manifests
@@ -17,6 +18,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contract packages/contract
 COPY apps/web apps/web
+COPY apps/server/src apps/server/src
 RUN npm run build
 
 FROM manifests AS dependencies
@@ -31,6 +33,7 @@ COPY packages/contract packages/contract
 COPY apps/server/package.json apps/server/
 COPY apps/server/src apps/server/src
 COPY --from=build /app/apps/web/dist apps/web/dist
+COPY --from=build /app/apps/server/dist apps/server/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000

@@ -1,7 +1,8 @@
 // Runs before `npm start`, under whatever Node the machine has (Node 20 on a fresh one):
 // installs dependencies when they are missing or stale (which also brings Node 24 into
-// node_modules/.bin, so `start` itself runs on 24), and builds the web app when its
-// sources are newer than the last build. Plain JavaScript on purpose: nothing is installed yet.
+// node_modules/.bin, so `start` itself runs on 24), builds the web app when its
+// sources are newer than the last build, and makes the migrated PGlite data directory a first
+// start copies when the one for the current migrations is missing (the script knows which). Plain JavaScript on purpose: nothing is installed yet.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,3 +43,7 @@ const sourcesAt = Math.max(
   newestMtime(at('packages', 'contract', 'src')),
 );
 if (sourcesAt > builtAt) run('npm', ['run', 'build']);
+
+run(at('node_modules', '.bin', 'node'), [
+  at('apps', 'server', 'src', 'db', 'build-pgdata-template.ts'),
+]);

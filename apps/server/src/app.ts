@@ -31,7 +31,7 @@ export type AppDeps = {
   config: Config;
   database: Database;
   lifecycle: Lifecycle;
-  /** The auth service's signing key (server.ts loads it); tests leave it out (in memory). */
+  /** The auth service's signing key (serve.ts loads it); tests leave it out (in memory). */
   authKeys?: AuthKeys;
   /** The process logger; tests leave it out and get one built from the config. */
   logger?: FastifyBaseLogger;

@@ -22,7 +22,7 @@ import { verifyRoutes } from './verify.routes.ts';
 export type AuthPluginOptions = {
   config: Config;
   database: Database;
-  /** Loaded by server.ts from JWT_PRIVATE_KEY or DATA_DIR; shared with the /api token check. */
+  /** Loaded by serve.ts from JWT_PRIVATE_KEY or DATA_DIR; shared with the /api token check. */
   keys: AuthKeys;
   clock?: Clock;
   mailer?: Mailer;
