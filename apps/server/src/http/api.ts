@@ -20,6 +20,7 @@ import { sessionRoutes } from '../modules/sessions/sessions.routes.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
 import { tokensRoutes } from '../modules/tokens/tokens.routes.ts';
 import { userRoutes } from '../modules/users/users.routes.ts';
+import { visitRoutes } from '../modules/visits/visits.routes.ts';
 import { createCallerResolver } from './caller.ts';
 
 /** What every /api module gets: explicit dependencies, never globals. */
@@ -57,6 +58,7 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
 
   await app.register(systemRoutes, deps);
   await app.register(tokensRoutes, deps);
+  await app.register(visitRoutes, deps);
   const db = deps.database.db;
   const inviteUser: InviteUser = createInviter({
     db,
