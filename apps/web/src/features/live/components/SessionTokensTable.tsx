@@ -16,7 +16,6 @@ import { IconDownload, IconRefresh, IconSearch, IconX } from '@tabler/icons-reac
 import {
   cancellableTokenStatuses,
   type QueueToken,
-  type TokenStatus,
   tokenStatusSchema,
 } from '@upnext/contract/tokens';
 import { useMemo, useState } from 'react';

@@ -1,11 +1,7 @@
 import { Anchor, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus, IconTicket } from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
-import {
-  cancellableTokenStatuses,
-  type QueueToken,
-  type TokenStatus,
-} from '@upnext/contract/tokens';
+import { cancellableTokenStatuses, type QueueToken } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
