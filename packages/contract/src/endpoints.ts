@@ -9,6 +9,7 @@ import { sessionEndpoints } from './sessions.ts';
 import { systemEndpoints } from './system.ts';
 import { tokenEndpoints } from './tokens.ts';
 import { userEndpoints } from './users.ts';
+import { visitEndpoints } from './visits.ts';
 
 /**
  * Every call of the queue API under `/api` (`/auth/v1` is GoTrue's contract, not ours). The
@@ -26,6 +27,7 @@ export const endpoints = {
   ...requestEndpoints,
   ...sessionEndpoints,
   ...tokenEndpoints,
+  ...visitEndpoints,
 };
 
 export type EndpointName = keyof typeof endpoints;

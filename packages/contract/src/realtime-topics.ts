@@ -19,6 +19,8 @@ export const topics = {
   session: (sessionId: string) => `/topic/session/${sessionId}`,
   user: (subscribeId: string) => `/topic/user/${subscribeId}`,
   meeting: (subscribeId: string) => `/topic/meeting/${subscribeId}`,
+  /** A status link's visit: its session's public events, for whoever holds the link's key. */
+  visit: (key: string) => `/topic/visit/${key}`,
 } as const;
 /** The only destination clients SEND to. */
 export const callDestination = '/app/call';

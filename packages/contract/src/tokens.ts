@@ -17,6 +17,13 @@ export const tokenStatuses = [
 export const tokenStatusSchema = z.enum(tokenStatuses);
 export const tokenKinds = ['walk_in', 'booking'] as const;
 export type TokenStatus = z.infer<typeof tokenStatusSchema>;
+/** Statuses from which a token may still be cancelled (by its holder or by staff). */
+export const cancellableTokenStatuses: readonly TokenStatus[] = [
+  'pending_payment',
+  'booked',
+  'waiting',
+  'called',
+];
 
 /**
  * A booking joins the live line (and may be called) from this many minutes before its slot
@@ -92,6 +99,11 @@ export const tokenSchema = z
      * end and the open checkout; once paid, the refund's state. Null in a free queue.
      */
     payment: tokenPaymentSchema.nullable(),
+    /**
+     * The token's status link (visits.ts): live status without signing in, for its holder and
+     * the company's staff (on the printed ticket, in the token's email and SMS).
+     */
+    statusUrl: z.string(),
   })
   .meta({ id: 'QueueToken' });
 export type QueueToken = z.infer<typeof tokenSchema>;

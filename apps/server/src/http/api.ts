@@ -21,6 +21,7 @@ import { systemRoutes } from '../modules/system/system.routes.ts';
 import { createBoardCache } from '../modules/tokens/tokens.board.ts';
 import { tokensRoutes } from '../modules/tokens/tokens.routes.ts';
 import { userRoutes } from '../modules/users/users.routes.ts';
+import { visitRoutes } from '../modules/visits/visits.routes.ts';
 import { createCallerResolver } from './caller.ts';
 
 /** What every /api module gets: explicit dependencies, never globals. */
@@ -61,6 +62,7 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
 
   await app.register(systemRoutes, deps);
   await app.register(tokensRoutes, { ...deps, boards });
+  await app.register(visitRoutes, deps);
   const db = deps.database.db;
   const inviteUser: InviteUser = createInviter({
     db,

@@ -51,6 +51,9 @@ const statusByCode = {
   invalid_token_transition: 409,
   token_called_by_other: 409,
   idempotency_key_reused: 409,
+  // A token's status link (issue 16).
+  visit_not_found: 404,
+  visit_ended: 410,
   // Meetings (modules/meetings).
   meeting_not_found: 404,
   meeting_not_live: 409,

@@ -75,5 +75,10 @@ describe('request URLs in logs', () => {
 
   it('leave URLs without a query alone', () => {
     expect(redactUrl('/api/health')).toBe('/api/health');
+    const key = 'Qm9vay1zdGF0dXMta2V5LW9mLWZvcnR5LXRocmVlLWNo';
+    expect(redactUrl(`/api/visits/${key}/leave?x=1`)).toBe(
+      '/api/visits/[redacted]/leave?x=[redacted]',
+    );
+    expect(redactUrl(`/visit/${key}`)).toBe('/visit/[redacted]');
   });
 });

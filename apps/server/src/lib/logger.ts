@@ -1,16 +1,22 @@
+import { visitPath } from '@upnext/contract/visits';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 
+/** Paths whose next segment is a credential: a status link's key (its API and its page). */
+const credentialInPath = [/^(\/api\/visits\/)[^/?#]+/, new RegExp(`^(${visitPath('')})[^/?#]+`)];
+
 /**
- * A request's URL as logged: the path and the names of its query parameters, never their
- * values (a token, a code, an email or a search can be personal or a credential).
+ * A request's URL as logged: the path without the credentials some paths carry, and the names
+ * of its query parameters, never their values (a token, a code, an email or a search can be
+ * personal or a credential).
  */
 export function redactUrl(url: string): string {
-  const queryStart = url.indexOf('?');
-  if (queryStart === -1) return url;
-  const params = new URLSearchParams(url.slice(queryStart + 1));
+  const redacted = credentialInPath.reduce((out, path) => out.replace(path, '$1[redacted]'), url);
+  const queryStart = redacted.indexOf('?');
+  if (queryStart === -1) return redacted;
+  const params = new URLSearchParams(redacted.slice(queryStart + 1));
   const names = [...new Set(params.keys())];
-  return `${url.slice(0, queryStart)}?${names.map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}`;
+  return `${redacted.slice(0, queryStart)}?${names.map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}`;
 }
 
 /**

@@ -1,7 +1,10 @@
 import { callDestination } from '@upnext/contract/realtime';
+import { topics } from '@upnext/contract/realtime-topics';
+import { VISIT_KEY_PATTERN } from '@upnext/contract/visits';
 import type { Db } from '../db/client.ts';
 import { may, plainStanding, standingOf } from '../modules/access/access.ts';
 import type { Caller, SignedInCaller } from '../modules/access/caller.ts';
+import { followedSession } from '../modules/visits/visits.service.ts';
 import { type AudienceLookup, userOfSubscribeId } from './realtime.repository.ts';
 
 /**
@@ -14,10 +17,14 @@ import { type AudienceLookup, userOfSubscribeId } from './realtime.repository.ts
  * - `/topic/session/{sessionId}`: whoever may see the session (`session.follow`, the same rule
  *   as the public board): its company's members; anyone when its queue is active and public
  *   or unlisted; a private queue's approved requesters.
+ * - `/topic/visit/{key}`: whoever holds a live status link (`token.read` as its bearer); it
+ *   delivers the public events of the token's session (`topic` in the decision), so a walk-in
+ *   follows a private queue's session without seeing anything the board would not show.
  * - SEND: only to `/app/call`, by signed-in users (`call.send`), and only what the injected
  *   call rule forwards.
  */
-export type Decision = { allow: true } | { allow: false; message: string };
+/** `topic`: where an allowed subscription's messages come from, when not its destination. */
+export type Decision = { allow: true; topic?: string } | { allow: false; message: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SUBSCRIBE_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -54,6 +61,14 @@ export async function authorizeSubscribe(
     if (!audience) return hidden;
     const standing = await standingOf(db, caller, { kind: 'session', ...audience });
     return may(standing, 'session.follow') ? allow : hidden;
+  }
+  const visit = /^\/topic\/visit\/([^/]+)$/.exec(destination);
+  if (visit) {
+    // The key is a credential: never echoed in an answer (nor, through it, in a log).
+    const key = visit[1] ?? '';
+    const sessionId = VISIT_KEY_PATTERN.test(key) ? await followedSession(db, key) : null;
+    if (!sessionId) return refuse('This status link does not name a visit in progress.');
+    return { allow: true, topic: topics.session(sessionId) };
   }
   return refuse(`There is no topic ${destination}.`);
 }

@@ -356,12 +356,12 @@ export class StompConnection {
     if (this.state === 'closed') return false;
     const subscription: Subscription = {
       id,
-      destination,
+      destination: decision.topic ?? destination,
       head: subscriptionHead(id),
       deliver: (message) => this.deliver(subscription, message),
     };
     this.subscriptions.set(id, subscription);
-    this.deps.broker.add(destination, subscription);
+    this.deps.broker.add(subscription.destination, subscription);
     return true;
   }
 
@@ -445,7 +445,10 @@ export class StompConnection {
     return false;
   }
 
-  private allowed(decision: Decision, receipt: string | undefined): boolean {
+  private allowed(
+    decision: Decision,
+    receipt: string | undefined,
+  ): decision is Extract<Decision, { allow: true }> {
     if (decision.allow) return true;
     this.fail('Access denied', decision.message, optionalReceipt(receipt));
     return false;

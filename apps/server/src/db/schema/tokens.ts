@@ -23,6 +23,8 @@ export const liveTokenStatuses: readonly TokenStatus[] = [
   'serving',
 ];
 
+const visitKeySql = sql`rtrim(translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/', '-_'), '=')`;
+
 /**
  * A place in a session's queue: a walk-in token or a booked slot. Numbers come from the
  * session's counter under its row lock, so they are unique and gap-free per session.
@@ -65,6 +67,12 @@ export const queueTokens = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** How long the service took; feeds the estimated wait. */
     serviceSeconds: integer('service_seconds'),
+    /**
+     * The key of the token's status link (contract visits.ts): 32 bytes from two version-4
+     * UUIDs (244 random bits from the server's strong random source), base64url, 43 characters.
+     * Made by the database so every way a token is inserted gets one.
+     */
+    statusKey: text('status_key').notNull().default(visitKeySql),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -79,6 +87,7 @@ export const queueTokens = pgTable(
       .on(t.sessionId, t.calledAt.desc().nullsFirst(), t.number.desc().nullsFirst())
       .where(sql`${t.calledAt} is not null`),
     index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),
+    uniqueIndex('queue_tokens_status_key').on(t.statusKey),
     check('queue_tokens_number_check', sql`${t.number} >= 1`),
     check('queue_tokens_kind_check', isOneOf(t.kind, tokenKinds)),
     check('queue_tokens_status_check', isOneOf(t.status, tokenStatuses)),

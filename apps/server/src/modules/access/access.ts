@@ -46,6 +46,7 @@ export type Target =
   | ({ kind: 'session'; sessionId: string; subQueueId: string | null } & QueueFacts)
   | ({
       kind: 'token';
+      tokenId: string;
       /** The holder's account; walk-ins issued by staff have none. */
       holderId: string | null;
       subQueueId: string | null;
@@ -225,6 +226,11 @@ export function plainStanding(caller: Caller): Standing {
 
 /** What the caller is to the target: one look-up of their ties, then plain data. */
 export async function standingOf(db: Queryable, caller: Caller, target: Target): Promise<Standing> {
+  // A status link's bearer holds its one token and is anonymous to everything else.
+  if (caller.kind === 'status_link') {
+    const self = target.kind === 'token' && target.tokenId === caller.tokenId;
+    return { ...plainStanding(caller), target, self };
+  }
   if (caller.kind !== 'user' || target.kind === 'anything')
     return { ...plainStanding(caller), target };
   // A meeting's parties are named in it: nothing to look up.

@@ -6,6 +6,8 @@ import { AppError } from '../../lib/errors.ts';
  */
 export type Caller =
   | { kind: 'anonymous'; timezone: string | undefined }
+  /** The bearer of one token's status link (tokens.visits.ts): that token's holder, nobody else. */
+  | { kind: 'status_link'; tokenId: string; timezone: string | undefined }
   | {
       kind: 'user';
       userId: string;

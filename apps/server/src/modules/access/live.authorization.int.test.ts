@@ -67,6 +67,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
   let base: string;
   const scenes = {} as Record<Scene, Scenery>;
   let visitorSubscribeId: string;
+  let privateVisitKey: string;
 
   beforeAll(async () => {
     database = await createTestDatabase(driver);
@@ -111,6 +112,7 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         },
       };
     }
+    privateVisitKey = await keyIn(priv);
   });
   afterAll(async () => {
     await t?.app.close();
@@ -169,6 +171,16 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         .where(eq(queueTokens.id, id));
     }
     return id;
+  }
+
+  /** The status link's key of a fresh visitor's waiting token. */
+  async function keyIn(live: Live) {
+    const id = await tokenIn(live);
+    const [row] = await database.db
+      .select({ key: queueTokens.statusKey })
+      .from(queueTokens)
+      .where(eq(queueTokens.id, id));
+    return row?.key ?? '';
   }
 
   async function meetingIn(live: Live) {
@@ -347,6 +359,23 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         private: statuses(200, 200, 200, 200, 404, 200, 404, 404),
       },
       { request: (live) => ({ method: 'GET', url: `/queues/sessions/${live.session.id}/board` }) },
+    ),
+    // A status link's key is its credential: whoever holds it, signed in or not, as its holder.
+    ...both(
+      'GET /visits/{key}',
+      {
+        public: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+        private: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+      },
+      { request: async (live) => ({ method: 'GET', url: `/visits/${await keyIn(live)}` }) },
+    ),
+    ...both(
+      'POST /visits/{key}/leave',
+      {
+        public: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+        private: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+      },
+      { request: async (live) => post(`/visits/${await keyIn(live)}/leave`, {}) },
     ),
     ...both('POST /queues/sessions/next-token', runners(200), {
       request: async (live) => {
@@ -598,6 +627,12 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       scene: 'private',
       destination: () => topics.session(scenes.private.session.id),
       expect: yes(statuses(1, 1, 1, 1, 0, 1, 0, 0)),
+    },
+    {
+      name: 'SUBSCRIBE /topic/visit/{key} (a private queue’s token)',
+      scene: 'private',
+      destination: () => topics.visit(privateVisitKey),
+      expect: yes(statuses(1, 1, 1, 1, 1, 1, 1, 1)),
     },
   ];
 

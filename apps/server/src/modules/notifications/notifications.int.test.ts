@@ -65,7 +65,8 @@ describe.each(testDrivers)('the notification outbox (%s)', (driver) => {
     await deliver(mailer);
     const mail = mailer.sent.find((message) => message.to === visitor.email);
     expect(mail?.subject).toBe(`Your place at ${live.company.name}: A-001`);
-    expect(mail?.text).toContain(`/admin/my-sessions?token=${token.id}`);
+    expect(token.statusUrl).toMatch(/\/visit\/[\w-]{43}$/);
+    expect(mail?.text).toContain(token.statusUrl);
     expect(mail?.text).toContain('You are number 1 in line');
     expect((await rowsTo(visitor.email))[0]).toMatchObject({ status: 'sent', attempts: 1 });
     const again = recordingMailer();

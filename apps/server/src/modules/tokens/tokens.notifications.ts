@@ -1,3 +1,4 @@
+import { visitPath } from '@upnext/contract/visits';
 import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { NotificationAttachment } from '../../db/schema/notifications.ts';
@@ -26,11 +27,9 @@ function formatWhen(instant: Date, timeZone: string): string {
   }).format(instant);
 }
 
-/** Visitors with an account follow their place in my sessions; walk-ins on the board. */
-function statusUrl(deps: NotifyDeps, token: TokenRow) {
-  return token.userId
-    ? `${deps.publicUrl}/admin/my-sessions?token=${token.id}`
-    : `${deps.publicUrl}/display/${token.sessionId}`;
+/** The token's status link: its holder follows it live there, signed in or not. */
+export function statusUrlOf(publicUrl: string, token: Pick<TokenRow, 'statusKey'>) {
+  return `${publicUrl}${visitPath(token.statusKey)}`;
 }
 
 /** Email (and SMS when configured) of one event to one token's holder, in the transaction. */
@@ -51,7 +50,7 @@ export async function notifyHolder(
     queueName: session.queueName,
     displayNumber: token.displayNumber,
     counter: session.subQueueName,
-    statusUrl: statusUrl(deps, token),
+    statusUrl: statusUrlOf(deps.publicUrl, token),
     ...(token.slotStartsAt ? { when: formatWhen(token.slotStartsAt, session.timezone) } : {}),
     ...extra,
   };
@@ -136,7 +135,7 @@ export function calendarFor(
     location: session.subQueueName
       ? `${session.companyName}, ${session.subQueueName}`
       : session.companyName,
-    url: statusUrl(deps, token),
+    url: statusUrlOf(deps.publicUrl, token),
     stamp,
     cancelled: token.status === 'cancelled',
   });

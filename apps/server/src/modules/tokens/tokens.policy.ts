@@ -48,7 +48,12 @@ export const authorizeToken = (
   token: TokenRow,
   session: SessionContext,
 ): Promise<Standing> =>
-  authorize(db, caller, action, { kind: 'token', holderId: token.userId, ...facts(session) });
+  authorize(db, caller, action, {
+    kind: 'token',
+    tokenId: token.id,
+    holderId: token.userId,
+    ...facts(session),
+  });
 
 /** Whether the caller reads every token of the session (and visitors' contact details). */
 export const readsAllTokens = async (db: Queryable, caller: Caller, session: SessionContext) =>

@@ -6,19 +6,22 @@ import { registerEndpoint } from '../../http/endpoint.ts';
 import type { BoardCache } from './tokens.board.ts';
 import * as service from './tokens.service.ts';
 
+/** What the token use cases need, from the API's dependencies (also for the status links). */
+export const tokensDepsOf = (options: ApiDeps): service.TokensDeps => ({
+  db: options.database.db,
+  clock: options.clock,
+  publisher: options.publisher,
+  publicUrl: options.config.publicUrl,
+  smsEnabled: hasSmsPath(options.config),
+  payments: options.payments,
+});
+
 /** Walk-in tokens, bookings and the live queue (spec §7 paths; PRODUCT.md rules). */
 export const tokensRoutes: FastifyPluginAsync<ApiDeps & { boards: BoardCache }> = async (
   app,
   options,
 ) => {
-  const deps: service.TokensDeps = {
-    db: options.database.db,
-    clock: options.clock,
-    publisher: options.publisher,
-    publicUrl: options.config.publicUrl,
-    smsEnabled: hasSmsPath(options.config),
-    payments: options.payments,
-  };
+  const deps = tokensDepsOf(options);
 
   registerEndpoint(app, endpoints.takeToken, (request) =>
     service.takeToken(deps, request.caller, request.body, request.headers[IDEMPOTENCY_KEY_HEADER]),

@@ -1,9 +1,10 @@
-import type {
-  BookSlotInput,
-  QueueToken,
-  TakeTokenInput,
-  TokenAction,
-  TokensQueryInput,
+import {
+  type BookSlotInput,
+  cancellableTokenStatuses,
+  type QueueToken,
+  type TakeTokenInput,
+  type TokenAction,
+  type TokensQueryInput,
 } from '@upnext/contract/tokens';
 import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -30,7 +31,7 @@ import {
   publishNowServing,
 } from './tokens.events.ts';
 import { appendedLine, type LiveLine, liveLine, sessionFigures } from './tokens.line.ts';
-import { calendarFor, notifyHolder, notifyIssued } from './tokens.notifications.ts';
+import { calendarFor, notifyHolder, notifyIssued, statusUrlOf } from './tokens.notifications.ts';
 import {
   holdForPayment,
   needsPayment,
@@ -335,7 +336,7 @@ async function announce(
  * lines given, or computed once per session). A booking not in the line yet expects its
  * slot's start.
  */
-async function present(
+export async function present(
   deps: TokensDeps,
   rows: readonly TokenRow[],
   view: View,
@@ -396,6 +397,7 @@ async function present(
         sessionStatus: line.session.status,
         sessionNotes: line.session.visitorNotes,
         payment: payments.get(row.id) ?? null,
+        statusUrl: statusUrlOf(deps.publicUrl, row),
       },
     ];
   });
@@ -455,7 +457,7 @@ export async function cancelToken(
     const access = await authorizeToken(tx, caller, 'token.cancel', current, locked);
     const holder = access.self;
     const staff = isMember(access);
-    if (!['pending_payment', 'booked', 'waiting', 'called'].includes(current.status)) {
+    if (!cancellableTokenStatuses.includes(current.status)) {
       throw new AppError(
         'invalid_token_transition',
         `A ${current.status.replace('_', ' ')} token cannot be cancelled.`,

@@ -31,6 +31,7 @@ const token: QueueToken = {
   sessionStatus: 'open',
   sessionNotes: '',
   payment: null,
+  statusUrl: 'http://localhost/visit/csv',
 };
 
 describe('Tokens CSV', () => {

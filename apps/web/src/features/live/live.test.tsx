@@ -60,6 +60,7 @@ function token(overrides: Partial<QueueToken>): QueueToken {
     sessionStatus: 'open',
     sessionNotes: '',
     payment: null,
+    statusUrl: 'http://localhost/visit/live',
     ...overrides,
   };
 }

@@ -132,6 +132,7 @@ const pending = (): QueueToken => ({
   sessionStatus: 'open',
   sessionNotes: '',
   payment: pendingPayment(),
+  statusUrl: 'http://localhost/visit/pending',
 });
 
 const paidToken = (payment: Partial<TokenPayment> = {}): QueueToken => ({

@@ -113,6 +113,7 @@ const token: QueueToken = {
   sessionStatus: 'open',
   sessionNotes: '',
   payment: null,
+  statusUrl: 'http://localhost/visit/mine',
 };
 
 const userData: UserData = {

@@ -13,7 +13,11 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconDownload, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
-import { type QueueToken, type TokenStatus, tokenStatusSchema } from '@upnext/contract/tokens';
+import {
+  cancellableTokenStatuses,
+  type QueueToken,
+  tokenStatusSchema,
+} from '@upnext/contract/tokens';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
@@ -25,8 +29,6 @@ import { useCancelToken } from '../api/cancelToken.ts';
 import { useSessionTokens } from '../api/queryTokens.ts';
 import { tokensToCsv } from '../csv.ts';
 import { useLiveSession } from '../hooks/useLiveSession.ts';
-
-const CANCELLABLE: readonly TokenStatus[] = ['pending_payment', 'booked', 'waiting', 'called'];
 
 /** Whether a token matches the search: its number or the visitor's name, any case. */
 function matchesSearch(token: QueueToken, search: string): boolean {
@@ -200,7 +202,7 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
                   <Table.Td>{formatTime(token.calledAt)}</Table.Td>
                   <Table.Td>{formatSeconds(token.serviceSeconds)}</Table.Td>
                   <Table.Td>
-                    {CANCELLABLE.includes(token.status) ? (
+                    {cancellableTokenStatuses.includes(token.status) ? (
                       <Button
                         size="compact-sm"
                         variant="subtle"

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus, IconTicket } from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
-import type { QueueToken, TokenStatus } from '@upnext/contract/tokens';
+import { cancellableTokenStatuses, type QueueToken } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -22,8 +22,6 @@ import { PaymentStatusLine, PayPanel } from './PaymentPanel.tsx';
 import { refundOnCancel } from './refundRule.ts';
 import { SessionNotice } from './SessionNotice.tsx';
 import { visitErrorText } from './visitError.ts';
-
-const cancellable: readonly TokenStatus[] = ['waiting', 'booked', 'pending_payment'];
 
 /** `/admin/my-sessions`: the visitor's tokens and bookings, live; staff also see today's sessions. */
 export function MySessions({ highlightTokenId }: { highlightTokenId: string | null }) {
@@ -165,7 +163,7 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
               {details ? t('mine.hideDetails') : t('mine.details')}
             </Button>
           ) : null}
-          {cancellable.includes(token.status) ? (
+          {cancellableTokenStatuses.includes(token.status) ? (
             <Button
               variant="default"
               size="sm"

@@ -1,0 +1,2 @@
+ALTER TABLE "queue_tokens" ADD COLUMN "status_key" text DEFAULT rtrim(translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/', '-_'), '=') NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "queue_tokens_status_key" ON "queue_tokens" USING btree ("status_key");
