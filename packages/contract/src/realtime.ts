@@ -26,6 +26,11 @@ export const sessionStateEvent = z.object({
   /** The live line (the session counts' `waiting`). */
   waitingCount: z.number().int().min(0),
   averageServiceSeconds: z.number().min(0).nullable(),
+  /**
+   * False when the change only added tokens at the end of the line: nobody's place moved, so
+   * a waiting visitor's page need not read its position again. Absent: places may have moved.
+   */
+  placesMoved: z.boolean().optional(),
   at,
 });
 

@@ -18,6 +18,8 @@ export const spaRoutes = {
   login: '/login',
   join: '/join',
   display: '/display/:sessionId',
+  /** A token's status link (visits.ts): its holder follows it there without signing in. */
+  visit: '/visit/:key',
   devMailbox: '/dev/mailbox',
   admin: '/admin',
   adminQueues: '/admin/queues',
@@ -45,6 +47,11 @@ export const legacyJoinCodeParam = 'code';
 /** The path a visitor opens (or a QR code carries) to join the queue with `joinCode`. */
 export function joinPath(joinCode: string): string {
   return `${spaRoutes.join}?${joinCodeParam}=${encodeURIComponent(joinCode)}`;
+}
+
+/** A token's status link page; the key is the link's credential. */
+export function visitPath(key: string): string {
+  return buildPath(spaRoutes.visit, { key });
 }
 
 /** The company settings' Billing tab: where plans are bought, changed and cancelled. */

@@ -16,9 +16,6 @@ export const visitKeySchema = z
   .regex(VISIT_KEY_PATTERN, 'Not a status link')
   .meta({ id: 'VisitKey', description: 'The key of a token’s status link (43 characters).' });
 
-/** The web page a status link opens: `${publicUrl}${visitPath(key)}`. */
-export const visitPath = (key: string) => `/visit/${key}`;
-
 /** Where the visit happens, to tell the holder where to go. */
 const visitPlaceSchema = z.object({
   name: z.string(),
@@ -40,6 +37,8 @@ export const visitSchema = z
     /** 1 = next to be called; null unless waiting. */
     position: z.int().nullable(),
     estimatedWaitMinutes: z.int().nullable(),
+    /** Waiting within the queue's "turn approaching" distance of the counter. */
+    turnApproaching: z.boolean(),
     joinedAt: z.iso.datetime({ offset: true }),
     calledAt: z.iso.datetime({ offset: true }).nullable(),
     slotStartsAt: z.iso.datetime({ offset: true }).nullable(),

@@ -1,9 +1,12 @@
-import { visitPath } from '@upnext/contract/visits';
+import { spaRoutes } from '@upnext/contract/routes';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.ts';
 
 /** Paths whose next segment is a credential: a status link's key (its API and its page). */
-const credentialInPath = [/^(\/api\/visits\/)[^/?#]+/, new RegExp(`^(${visitPath('')})[^/?#]+`)];
+const credentialInPath = [
+  /^(\/api\/visits\/)[^/?#]+/,
+  new RegExp(`^(${spaRoutes.visit.replace(':key', '')})[^/?#]+`),
+];
 
 /**
  * A request's URL as logged: the path without the credentials some paths carry, and the names

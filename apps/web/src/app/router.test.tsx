@@ -15,6 +15,7 @@ const sampleParams = {
   queueId: 'queue-1',
   meetingId: 'meeting-1',
   checkoutId: 'cs_sbx_sample000001',
+  key: 'sample-status-link-key-of-forty-three-chars',
 };
 
 async function open(path: string) {

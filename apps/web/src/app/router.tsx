@@ -103,6 +103,11 @@ export const routes: RouteObject[] = [
                 handle: title('join'),
               },
               {
+                path: spaRoutes.visit,
+                lazy: withNamespaces(() => import('./routes/VisitPage.tsx'), 'visit', 'entities'),
+                handle: title('visit'),
+              },
+              {
                 path: spaRoutes.devMailbox,
                 lazy: withNamespaces(
                   () => import('./routes/DevMailboxPage.tsx'),

@@ -77,8 +77,11 @@ interface EmptyBlockProps {
   title: string;
   body?: string;
   action?: ReactNode;
-  /** Heading level of the title (2 when the empty block is the page's only section). */
-  order?: 2 | 3 | 4;
+  /**
+   * Heading level of the title (2 when the empty block is the page's only section; 1 when it
+   * is the whole page, as a status link that no longer works).
+   */
+  order?: 1 | 2 | 3 | 4;
 }
 
 export function EmptyBlock({ icon, title, body, action, order = 2 }: EmptyBlockProps) {

@@ -13,6 +13,7 @@ import type { TokensDeps } from './tokens.service.ts';
 function publishSessionState(
   deps: TokensDeps,
   line: Pick<LiveLine, 'session' | 'at' | 'counts' | 'secondsPerToken' | 'lastCalled'>,
+  placesMoved = true,
 ) {
   const { session } = line;
   const [current] = line.lastCalled;
@@ -24,6 +25,7 @@ function publishSessionState(
     nowServing: current ? { number: current.number, label: current.displayNumber } : null,
     waitingCount: line.counts.waiting,
     averageServiceSeconds: Math.round(line.secondsPerToken),
+    ...(placesMoved ? {} : { placesMoved }),
     at: line.at.toISOString(),
   };
   deps.publisher.publish(topics.session(session.sessionId), event);
@@ -134,8 +136,11 @@ export async function publishSessionChange(deps: TokensDeps, sessionId: string) 
   if (session) publishSessionState(deps, await sessionFigures(deps.db, session, deps.clock()));
 }
 
-/** After a change: the session topic and the holders' positions, from one computed line. */
-export async function publishLive(deps: TokensDeps, line: LiveLine) {
-  publishSessionState(deps, line);
+/**
+ * After a change: the session topic and the holders' positions, from one computed line.
+ * `placesMoved: false` when the change only appended a token at the end of the line.
+ */
+export async function publishLive(deps: TokensDeps, line: LiveLine, placesMoved = true) {
+  publishSessionState(deps, line, placesMoved);
   await publishWaitingLine(deps, line);
 }

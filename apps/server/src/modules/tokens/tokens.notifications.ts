@@ -1,4 +1,4 @@
-import { visitPath } from '@upnext/contract/visits';
+import { visitPath } from '@upnext/contract/routes';
 import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { NotificationAttachment } from '../../db/schema/notifications.ts';

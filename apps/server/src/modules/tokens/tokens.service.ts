@@ -247,7 +247,7 @@ async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Is
     issued.appendedAt,
     deps.clock(),
   );
-  await publishLive(deps, line);
+  await publishLive(deps, line, false);
   // Just issued and not held for payment: it has no payment to show.
   return (await present(deps, [issued.token], view, [line], new Map()))[0] as QueueToken;
 }

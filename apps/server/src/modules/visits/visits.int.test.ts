@@ -84,6 +84,8 @@ describe.each(testDrivers)('status links (%s)', (driver) => {
       displayNumber: mine.displayNumber,
       status: 'waiting',
       position: 2,
+      // The queue's default threshold: three ahead or fewer.
+      turnApproaching: true,
       // No history yet: the service type's planned 10 minutes for each of the two places.
       estimatedWaitMinutes: 20,
       canLeave: true,

@@ -80,6 +80,7 @@ async function visitOf(
     kind: shown.kind,
     position: shown.position,
     estimatedWaitMinutes: shown.estimatedWaitMinutes,
+    turnApproaching: shown.position !== null && shown.position <= session.turnApproachingThreshold,
     joinedAt: shown.joinedAt,
     calledAt: shown.calledAt,
     slotStartsAt: shown.slotStartsAt,

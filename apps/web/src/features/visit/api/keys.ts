@@ -12,4 +12,5 @@ export const visitKeys = {
   ringingCalls: () => [...visitKeys.all, 'ringing-calls'] as const,
   payment: (paymentId: string) => [...visitKeys.all, 'payment', paymentId] as const,
   queue: (queueId: string) => [...visitKeys.all, 'queue', queueId] as const,
+  link: (key: string) => [...visitKeys.all, 'link', key] as const,
 };

@@ -11,7 +11,11 @@ import { PaymentStatusLine, PayPanel, type Price } from './PaymentPanel.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
-export function TokenFigures({ token }: { token: QueueToken }) {
+export function TokenFigures({
+  token,
+}: {
+  token: Pick<QueueToken, 'status' | 'position' | 'estimatedWaitMinutes'>;
+}) {
   const { t } = useTranslation('visit');
   if (token.status !== 'waiting' || token.position === null) return null;
   const minutes = token.estimatedWaitMinutes;
@@ -39,8 +43,17 @@ export function TokenFigures({ token }: { token: QueueToken }) {
   );
 }
 
-/** "It is your turn", in a live region so screen readers say it as soon as it appears. */
-export function YourTurn({ token }: { token: QueueToken }) {
+/**
+ * "It is your turn" (and where to go, when known), in a live region so screen readers say it
+ * as soon as it appears.
+ */
+export function YourTurn({
+  token,
+  counter = null,
+}: {
+  token: Pick<QueueToken, 'status'>;
+  counter?: string | null;
+}) {
   const { t } = useTranslation('visit');
   return (
     <div aria-live="assertive" aria-atomic="true">
@@ -50,7 +63,7 @@ export function YourTurn({ token }: { token: QueueToken }) {
           icon={<IconBellRinging aria-hidden />}
           title={<Title order={2}>{t('token.yourTurn')}</Title>}
         >
-          {t('token.yourTurnBody')}
+          {counter ? t('token.yourTurnAt', { counter }) : t('token.yourTurnBody')}
         </Notice>
       ) : null}
     </div>
@@ -68,7 +81,9 @@ export function LiveTokenCard({ token, price }: { token: QueueToken; price?: Pri
       <Stack gap="md">
         <YourTurn token={token} />
         {liveStatuses.includes(token.status) ? <CallWaiting tokenId={token.id} /> : null}
-        {followsSession(token) ? <SessionNotice token={token} /> : null}
+        {followsSession(token) ? (
+          <SessionNotice status={token.sessionStatus} notes={token.sessionNotes} />
+        ) : null}
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Text fw={600}>{t('token.yours')}</Text>
           <TokenStatusBadge status={token.status} />

@@ -127,7 +127,9 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
       <Stack gap="sm">
         <YourTurn token={token} />
         {liveStatuses.includes(token.status) ? <CallWaiting tokenId={token.id} /> : null}
-        {followsSession(token) ? <SessionNotice token={token} /> : null}
+        {followsSession(token) ? (
+          <SessionNotice status={token.sessionStatus} notes={token.sessionNotes} />
+        ) : null}
         {highlighted ? (
           <Text size="sm" fw={600} c="brand.9">
             {t('mine.highlighted')}

@@ -14,11 +14,16 @@ const tones: Partial<Record<QueueToken['sessionStatus'], Tone>> = {
  * What the token's session tells its holder: that it is paused, closed or cancelled (at once:
  * the session topic's events update the token), and the staff's notes for visitors.
  */
-export function SessionNotice({ token }: { token: QueueToken }) {
+export function SessionNotice({
+  status,
+  notes: given,
+}: {
+  status: QueueToken['sessionStatus'];
+  notes: string;
+}) {
   const { t } = useTranslation('visit');
-  const status = token.sessionStatus;
   const tone = tones[status];
-  const notes = token.sessionNotes.trim();
+  const notes = given.trim();
   return (
     <Stack gap="xs" aria-live="polite" aria-atomic="true">
       {tone ? (
