@@ -44,9 +44,19 @@ const weekdayNames = (locale: string) =>
   );
 const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
 
-function Figure({ label, value, detail }: { label: string; value: ReactNode; detail?: string }) {
+function Figure({
+  label,
+  value,
+  detail,
+  id,
+}: {
+  label: string;
+  value: ReactNode;
+  detail?: string;
+  id: string;
+}) {
   return (
-    <Paper withBorder radius="md" p="md">
+    <Paper withBorder radius="md" p="md" data-testid={`figure-${id}`}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -128,16 +138,18 @@ export function ReportView({ report, refreshing }: { report: Report; refreshing:
         {t('timezone', { timezone: report.timezone })}
       </Text>
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
-        <Figure label={t('figures.visits')} value={totals.visits} />
-        <Figure label={t('figures.served')} value={totals.served} />
-        <Figure label={t('figures.noShows')} value={totals.noShows} />
-        <Figure label={t('figures.cancelled')} value={totals.cancelled} />
+        <Figure id="visits" label={t('figures.visits')} value={totals.visits} />
+        <Figure id="served" label={t('figures.served')} value={totals.served} />
+        <Figure id="noShows" label={t('figures.noShows')} value={totals.noShows} />
+        <Figure id="cancelled" label={t('figures.cancelled')} value={totals.cancelled} />
         <Figure
+          id="wait"
           label={t('figures.medianWait')}
           value={formatSeconds(totals.waitSeconds.median)}
           detail={distribution(totals.waitSeconds)}
         />
         <Figure
+          id="service"
           label={t('figures.medianService')}
           value={formatSeconds(totals.serviceSeconds.median)}
           detail={distribution(totals.serviceSeconds)}
@@ -181,6 +193,9 @@ export function ReportView({ report, refreshing }: { report: Report; refreshing:
                   size={160}
                   thickness={26}
                   withTooltip={false}
+                  // Its numbers are written beside it; the picture itself is not announced.
+                  pieChartProps={{ accessibilityLayer: false }}
+                  pieProps={{ rootTabIndex: -1 }}
                   data={[
                     { name: t('figures.walkIns'), value: totals.walkIns, color: 'brand.6' },
                     { name: t('figures.bookings'), value: totals.bookings, color: 'grape.6' },
@@ -206,8 +221,13 @@ export function ReportView({ report, refreshing }: { report: Report; refreshing:
             {report.video ? (
               <Section title={t('charts.consultations')}>
                 <SimpleGrid cols={2} spacing="sm">
-                  <Figure label={t('figures.consultationsHeld')} value={totals.consultationsHeld} />
                   <Figure
+                    id="consultationsHeld"
+                    label={t('figures.consultationsHeld')}
+                    value={totals.consultationsHeld}
+                  />
+                  <Figure
+                    id="consultationsUnanswered"
                     label={t('figures.consultationsUnanswered')}
                     value={totals.consultationsUnanswered}
                   />
@@ -268,7 +288,12 @@ export function ReportView({ report, refreshing }: { report: Report; refreshing:
             }
           >
             <ScrollRegion label={t('table.title')}>
-              <Table miw={report.video ? 980 : 860} striped verticalSpacing="xs">
+              <Table
+                miw={report.video ? 980 : 860}
+                striped
+                verticalSpacing="xs"
+                data-testid="report-periods"
+              >
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t(`table.period.${report.granularity}`)}</Table.Th>
