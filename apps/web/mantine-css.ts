@@ -1,9 +1,9 @@
 import type { Plugin } from 'vite';
 
 /** A Mantine component's class names; its stylesheet has the same name in the package. */
-const CLASS_MODULE = /\/@mantine\/(core|dates|notifications)\/esm\/.*\/(\w+)\.module\.mjs$/;
+const CLASS_MODULE = /\/@mantine\/(core|dates|notifications|charts)\/esm\/.*\/(\w+)\.module\.mjs$/;
 /** A Mantine package as the dev server pre-bundles it: one module, so its whole stylesheet. */
-const DEV_BUNDLE = /\/\.vite\/deps\/@mantine_(core|dates|notifications)\.js(?:\?|$)/;
+const DEV_BUNDLE = /\/\.vite\/deps\/@mantine_(core|dates|notifications|charts)\.js(?:\?|$)/;
 
 function stylesheetOf(id: string): string | null {
   const bundle = DEV_BUNDLE.exec(id);

@@ -4,6 +4,7 @@ import { meetingEndpoints } from './meetings.ts';
 import { paymentEndpoints } from './payments.ts';
 import { promotionEndpoints } from './promotions.ts';
 import { queueEndpoints } from './queues.ts';
+import { reportEndpoints } from './reports.ts';
 import { requestEndpoints } from './requests.ts';
 import { sessionEndpoints } from './sessions.ts';
 import { systemEndpoints } from './system.ts';
@@ -24,6 +25,7 @@ export const endpoints = {
   ...paymentEndpoints,
   ...promotionEndpoints,
   ...queueEndpoints,
+  ...reportEndpoints,
   ...requestEndpoints,
   ...sessionEndpoints,
   ...tokenEndpoints,

@@ -15,6 +15,7 @@ import { paymentRoutes } from '../modules/payments/payments.routes.ts';
 import type { PaymentsRuntime } from '../modules/payments/providers.ts';
 import { promotionRoutes } from '../modules/promotions/promotions.routes.ts';
 import { queueRoutes } from '../modules/queues/queues.routes.ts';
+import { reportRoutes } from '../modules/reports/reports.routes.ts';
 import { requestRoutes } from '../modules/requests/requests.routes.ts';
 import { sessionRoutes } from '../modules/sessions/sessions.routes.ts';
 import { systemRoutes } from '../modules/system/system.routes.ts';
@@ -76,6 +77,7 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   await app.register(queueRoutes, { db, clock });
   await app.register(promotionRoutes, { db, clock });
   await app.register(requestRoutes, { db, clock });
+  await app.register(reportRoutes, { db });
   await app.register(sessionRoutes, deps);
   await app.register(meetingRoutes, { db, clock, publisher, ice: config.ice });
   await app.register(paymentRoutes, deps);

@@ -26,6 +26,8 @@ const statusByCode = {
   session_not_editable: 409,
   session_has_tokens: 409,
   service_exists: 409,
+  // Reports.
+  invalid_period: 400,
   request_timeout: 408,
   payload_too_large: 413,
   uri_too_long: 414,

@@ -157,6 +157,16 @@ describe.each(testDrivers)('authorisation matrix of the provider workspace (%s)'
       secrets: () => ['"usage"'],
     },
     {
+      name: 'GET /company/{companyId}/reports',
+      request: () => ({
+        method: 'GET',
+        url: `/api/company/${company()}/reports?from=2031-06-01&to=2031-06-30&granularity=week`,
+      }),
+      // Every member reads the company's reports; nobody else learns its queues.
+      expect: statuses(200, 200, 200, 200, 403, 403, 403, 401),
+      secrets: () => [ids.publicQueue.id, ids.privateQueue.name],
+    },
+    {
       name: 'GET /company/{id}/users',
       request: () => ({ method: 'GET', url: `/api/company/${company()}/users` }),
       expect: managersOnly(200),

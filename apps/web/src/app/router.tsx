@@ -224,6 +224,17 @@ export const routes: RouteObject[] = [
                     handle: title('adminScheduleSession'),
                   },
                   {
+                    // The charts (recharts) load with this page only.
+                    path: spaRoutes.adminReports,
+                    lazy: withNamespaces(
+                      () => import('./routes/admin/ReportsPage.tsx'),
+                      'reports',
+                      'workspace',
+                      'entities',
+                    ),
+                    handle: title('adminReports'),
+                  },
+                  {
                     path: spaRoutes.adminCompany,
                     lazy: withNamespaces(
                       () => import('./routes/admin/CompanyPage.tsx'),

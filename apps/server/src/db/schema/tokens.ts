@@ -1,5 +1,5 @@
 import { type TokenStatus, tokenKinds, tokenStatuses } from '@upnext/contract/tokens';
-import { sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import {
   check,
   index,
@@ -101,3 +101,15 @@ export const queueTokens = pgTable(
     ),
   ],
 );
+
+/**
+ * The visits whose times count (service-time-query, reports): served, with a recorded
+ * service time. Their service time is `service_seconds`; their wait, `tokenWaitSeconds`.
+ */
+export const timedVisit = and(
+  eq(queueTokens.status, 'served'),
+  isNotNull(queueTokens.serviceSeconds),
+);
+
+/** How long a visitor waited, in seconds: from joining the line to being called. */
+export const tokenWaitSeconds = sql<number>`extract(epoch from (${queueTokens.calledAt} - ${queueTokens.joinedAt}))`;

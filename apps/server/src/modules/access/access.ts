@@ -65,6 +65,8 @@ const actions = [
   'company.manage',
   /** Buying, changing and cancelling the company's plan (issue 13): its owners only. */
   'company.billing',
+  /** A company's reports (issue 16): what its queues did, for every member. */
+  'company.read_reports',
   // Queues and their parts (sub-queues, service types and areas), promotions, join requests.
   'queue.create',
   'queue.read',
@@ -152,6 +154,7 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
   'company.read': isMember,
   'company.manage': isManager,
   'company.billing': (s) => s.relation === 'owner',
+  'company.read_reports': isMember,
   'queue.create': isManager,
   'queue.read': sees,
   'queue.read_internal': isMember,

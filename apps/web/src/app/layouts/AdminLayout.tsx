@@ -5,6 +5,7 @@ import {
   IconArrowLeft,
   IconBuilding,
   IconCalendarEvent,
+  IconChartBar,
   IconListNumbers,
   IconLogout,
   IconTicket,
@@ -24,6 +25,7 @@ const sections = [
   { to: spaRoutes.adminQueueSessions, key: 'queueSessions', Icon: IconCalendarEvent },
   { to: spaRoutes.adminMySessions, key: 'mySessions', Icon: IconTicket },
   { to: spaRoutes.adminSessionControl, key: 'sessionControl', Icon: IconAdjustmentsHorizontal },
+  { to: spaRoutes.adminReports, key: 'reports', Icon: IconChartBar },
   { to: spaRoutes.adminCompany, key: 'company', Icon: IconBuilding },
   { to: spaRoutes.adminAccount, key: 'account', Icon: IconUserCircle },
 ] as const;
