@@ -111,5 +111,9 @@ export const timedVisit = and(
   isNotNull(queueTokens.serviceSeconds),
 );
 
-/** How long a visitor waited, in seconds: from joining the line to being called. */
-export const tokenWaitSeconds = sql<number>`extract(epoch from (${queueTokens.calledAt} - ${queueTokens.joinedAt}))`;
+/**
+ * How long a visitor waited, in seconds: from joining the line (a booking: from its slot's
+ * start, not from the day it was booked) to being called; never below zero (a booking called
+ * early did not wait).
+ */
+export const tokenWaitSeconds = sql<number>`greatest(0, extract(epoch from (${queueTokens.calledAt} - greatest(${queueTokens.joinedAt}, coalesce(${queueTokens.slotStartsAt}, ${queueTokens.joinedAt})))))`;

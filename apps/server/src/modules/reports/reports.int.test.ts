@@ -235,6 +235,14 @@ function distribution(values: number[]) {
   };
 }
 
+/** How long a visit waited: from joining, or a booking from its slot's start, to its call. */
+function waitedSeconds(v: Seeded) {
+  const called = plusMinutes(v.joined[0], v.joined[1], v.waitMinutes as number).getTime();
+  const joined = at(v.joined[0], v.joined[1]).getTime();
+  const from = v.slot ? Math.max(joined, at(v.day, v.slot).getTime()) : joined;
+  return Math.max(0, (called - from) / 1000);
+}
+
 /** The figures of some seeded visits, worked out from the seed. */
 function expectedFigures(list: Seeded[]) {
   const timed = list.filter((v) => v.status === 'served' && v.serviceSeconds !== undefined);
@@ -245,7 +253,7 @@ function expectedFigures(list: Seeded[]) {
     cancelled: list.filter((v) => v.status === 'cancelled').length,
     walkIns: list.filter((v) => v.kind === 'walk_in').length,
     bookings: list.filter((v) => v.kind === 'booking').length,
-    waitSeconds: distribution(timed.map((v) => (v.waitMinutes as number) * 60)),
+    waitSeconds: distribution(timed.map(waitedSeconds)),
     serviceSeconds: distribution(timed.map((v) => v.serviceSeconds as number)),
     consultationsHeld: list.filter((v) => v.calls?.some(Boolean)).length,
     consultationsUnanswered: list.filter((v) => v.calls && !v.calls.some(Boolean)).length,

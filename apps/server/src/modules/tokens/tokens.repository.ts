@@ -13,7 +13,12 @@ import {
   subQueues,
   userProfiles,
 } from '../../db/schema/index.ts';
-import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
+import {
+  liveTokenStatuses,
+  queueTokens,
+  timedVisit,
+  tokenWaitSeconds,
+} from '../../db/schema/tokens.ts';
 import { newSubscribeId } from '../users/users.repository.ts';
 
 type Queryable = Db | Tx;
@@ -514,14 +519,13 @@ export async function serviceTimeStats(
   },
 ) {
   const conditions = [
-    eq(queueTokens.status, 'served'),
-    isNotNull(queueTokens.serviceSeconds),
+    timedVisit,
     filter.queueId ? eq(sessions.queueId, filter.queueId) : undefined,
     filter.sessionId ? eq(queueTokens.sessionId, filter.sessionId) : undefined,
     filter.from ? sql`${sessions.date} >= ${filter.from}` : undefined,
     filter.to ? sql`${sessions.date} <= ${filter.to}` : undefined,
   ].filter((condition) => condition !== undefined);
-  const wait = sql`extract(epoch from (${queueTokens.calledAt} - ${queueTokens.joinedAt}))`;
+  const wait = tokenWaitSeconds;
   const [row] = await db
     .select({
       tokens: sql<number>`count(*)::int`,
