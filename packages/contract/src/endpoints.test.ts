@@ -33,6 +33,8 @@ const canonical = new Set([
   'provider',
   'code',
   'action',
+  // A status link's key (visits.ts).
+  'key',
 ]);
 
 describe('the endpoint table', () => {

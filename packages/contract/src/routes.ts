@@ -31,6 +31,8 @@ export const spaRoutes = {
   adminScheduleSession: '/admin/schedule-session/:queueId',
   adminPaymentSuccess: '/admin/payment-success',
   adminMeeting: '/admin/meeting/:queueId/:sessionId/:meetingId',
+  /** A reception tablet where walk-ins take a number (staff open it, signed in). */
+  adminKiosk: '/admin/kiosk/:sessionId',
   /** A company's reports (issue 16): figures over a period, charts and CSV. */
   adminReports: '/admin/reports',
   adminCompany: '/admin/company',

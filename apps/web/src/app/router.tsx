@@ -154,6 +154,12 @@ export const routes: RouteObject[] = [
             handle: title('adminMeeting'),
           },
           {
+            path: spaRoutes.adminKiosk,
+            lazy: withNamespaces(() => import('./routes/admin/KioskPage.tsx'), 'live', 'entities'),
+            errorElement: <RootErrorBoundary />,
+            handle: title('adminKiosk'),
+          },
+          {
             lazy: withNamespaces(() => import('./layouts/AdminLayout.tsx'), 'account', 'auth'),
             children: [
               {

@@ -15,26 +15,38 @@ import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
+import { useUserData } from '../../entities/user/api.ts';
 import { getAuthClient } from '../../lib/auth-client.ts';
 import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';
 
+/** `staff`: only for members of a company; a visitor sees their visits and account. */
 const sections = [
-  { to: spaRoutes.adminQueues, key: 'queues', Icon: IconListNumbers },
-  { to: spaRoutes.adminQueueSessions, key: 'queueSessions', Icon: IconCalendarEvent },
-  { to: spaRoutes.adminMySessions, key: 'mySessions', Icon: IconTicket },
-  { to: spaRoutes.adminSessionControl, key: 'sessionControl', Icon: IconAdjustmentsHorizontal },
-  { to: spaRoutes.adminReports, key: 'reports', Icon: IconChartBar },
-  { to: spaRoutes.adminCompany, key: 'company', Icon: IconBuilding },
-  { to: spaRoutes.adminAccount, key: 'account', Icon: IconUserCircle },
+  { to: spaRoutes.adminQueues, key: 'queues', Icon: IconListNumbers, staff: true },
+  { to: spaRoutes.adminQueueSessions, key: 'queueSessions', Icon: IconCalendarEvent, staff: true },
+  { to: spaRoutes.adminMySessions, key: 'mySessions', Icon: IconTicket, staff: false },
+  {
+    to: spaRoutes.adminSessionControl,
+    key: 'sessionControl',
+    Icon: IconAdjustmentsHorizontal,
+    staff: true,
+  },
+  { to: spaRoutes.adminReports, key: 'reports', Icon: IconChartBar, staff: true },
+  { to: spaRoutes.adminCompany, key: 'company', Icon: IconBuilding, staff: true },
+  { to: spaRoutes.adminAccount, key: 'account', Icon: IconUserCircle, staff: false },
 ] as const;
 
 /** The signed-in area: a top bar, the section navigation and the page. Loaded only under /admin. */
 export function Component() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const userData = useUserData();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Staff sections only once the roles record says so: a visitor never sees them, not even
+  // for a moment while it loads.
+  const member = userData.data?.companies.some((company) => company.status === 'active') ?? false;
+  const shown = sections.filter((section) => member || !section.staff);
 
   // SIGNED_OUT clears the query cache (auth-client.ts); the guard then goes home.
   const signOut = async () => {
@@ -85,12 +97,12 @@ export function Component() {
 
       <AppShell.Navbar id="admin-navbar" p="sm" aria-label={t('admin.navLabel')} component="nav">
         <AppShell.Section grow component={ScrollArea}>
-          {sections.map(({ to, key, Icon }) => (
+          {shown.map(({ to, key, Icon }) => (
             <NavLink
               key={to}
               component={RouterNavLink}
               to={to}
-              label={t(`admin.nav.${key}`)}
+              label={t(key === 'mySessions' && !member ? 'admin.nav.myVisits' : `admin.nav.${key}`)}
               leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
               onClick={close}
               className={classes.navLink}
@@ -98,6 +110,17 @@ export function Component() {
           ))}
         </AppShell.Section>
         <AppShell.Section>
+          {userData.data && !member ? (
+            <NavLink
+              component={Link}
+              to={spaRoutes.adminCompany}
+              label={t('admin.setUpBusiness')}
+              leftSection={<IconBuilding size={20} stroke={1.6} aria-hidden />}
+              onClick={close}
+              className={classes.navLink}
+              c="dimmed"
+            />
+          ) : null}
           <NavLink
             component={Link}
             to={spaRoutes.home}

@@ -7,7 +7,8 @@ export function useIssueToken(sessionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     // Staff issue a walk-in token for a visitor at the desk.
-    mutationFn: (input: TakeTokenInput) => takeToken(input),
+    mutationFn: ({ input, idempotencyKey }: { input: TakeTokenInput; idempotencyKey: string }) =>
+      takeToken(input, idempotencyKey),
     // The walk-in form shows its refusals in place (an invalid phone on its field).
     meta: { errorShownInline: true },
     onSettled: () => queryClient.invalidateQueries({ queryKey: liveKeys.session(sessionId) }),

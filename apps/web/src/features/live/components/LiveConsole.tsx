@@ -1,5 +1,5 @@
 import { Button, Grid, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconListDetails } from '@tabler/icons-react';
+import { IconDeviceTablet, IconListDetails } from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken, TokenAction, TokenStatus } from '@upnext/contract/tokens';
 import { useMemo, useState } from 'react';
@@ -143,14 +143,24 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
           </Title>
           <Text c="dimmed">{session.companyName}</Text>
         </Stack>
-        <Button
-          component={Link}
-          to={buildPath(spaRoutes.adminSessionTokens, { sessionId })}
-          variant="default"
-          leftSection={<IconListDetails size={16} aria-hidden />}
-        >
-          {t('console.allTokens')}
-        </Button>
+        <Group gap="xs">
+          <Button
+            component={Link}
+            to={buildPath(spaRoutes.adminSessionTokens, { sessionId })}
+            variant="default"
+            leftSection={<IconListDetails size={16} aria-hidden />}
+          >
+            {t('console.allTokens')}
+          </Button>
+          <Button
+            component={Link}
+            to={buildPath(spaRoutes.adminKiosk, { sessionId })}
+            variant="default"
+            leftSection={<IconDeviceTablet size={16} aria-hidden />}
+          >
+            {t('kiosk.open')}
+          </Button>
+        </Group>
       </Group>
       <SessionStatusControls sessionId={sessionId} status={session.status} />
       {active.isError ? (

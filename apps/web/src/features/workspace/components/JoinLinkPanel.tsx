@@ -14,33 +14,12 @@ import {
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import type { Queue } from '@upnext/contract/queues';
 import { joinPath } from '@upnext/contract/routes';
-import QRCode from 'qrcode';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQrSvg } from '../../../lib/qr.ts';
 
 /** The public link a visitor opens (or the QR code carries) to join this queue. */
 function joinUrl(code: string, origin = window.location.origin): string {
   return `${origin}${joinPath(code)}`;
-}
-
-/** The QR code as an SVG document, drawn in the browser (nothing leaves the device). */
-function useQrSvg(text: string): string | null {
-  const [svg, setSvg] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    setSvg(null);
-    QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 320 })
-      .then((value) => {
-        if (live) setSvg(value);
-      })
-      .catch(() => {
-        if (live) setSvg(null);
-      });
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  return svg;
 }
 
 function download(svg: string, fileName: string) {
