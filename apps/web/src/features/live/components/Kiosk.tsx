@@ -13,7 +13,7 @@ import { useWalkInForm } from '../hooks/useWalkInForm.ts';
 import classes from './Kiosk.module.css';
 
 /** How long a ticket stays on screen before the kiosk is ready for the next person. */
-export const KIOSK_RESET_SECONDS = 45;
+const KIOSK_RESET_SECONDS = 45;
 
 /**
  * A reception tablet where walk-ins take a number themselves: a name (and optionally a phone
