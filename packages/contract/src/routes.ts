@@ -18,6 +18,8 @@ export const spaRoutes = {
   login: '/login',
   join: '/join',
   display: '/display/:sessionId',
+  /** A branch board: every session of a queue today (its counters) on one wall screen. */
+  displayQueue: '/display/queue/:queueId',
   devMailbox: '/dev/mailbox',
   admin: '/admin',
   adminQueues: '/admin/queues',
