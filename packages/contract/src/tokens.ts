@@ -221,6 +221,8 @@ export const sessionBoardSchema = z
     companyName: z.string(),
     /** The company's country: national phone numbers given at its desks are read in it. */
     country: z.string(),
+    /** The queue: its branch board shows this session beside the others of the day. */
+    queueId: z.uuid(),
     queueName: z.string(),
     /** The queue's join code: the board's "scan to join" QR code carries its join link. */
     joinCode: z.string(),

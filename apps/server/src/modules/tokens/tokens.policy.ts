@@ -7,7 +7,6 @@ import {
   type QueueFacts,
   type Standing,
   standingOf,
-  type Target,
 } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';

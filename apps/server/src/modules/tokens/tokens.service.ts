@@ -776,6 +776,7 @@ async function readBoard(deps: TokensDeps, sessionId: string): Promise<CachedBoa
       sessionId,
       companyName: session.companyName,
       country: session.country,
+      queueId: session.queueId,
       queueName: session.queueName,
       joinCode: session.joinCode,
       counter,

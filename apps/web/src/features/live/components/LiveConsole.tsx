@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { LoadFailed } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { BoardLinks } from '../../../entities/session/BoardLinks.tsx';
 import { useSessionBoard } from '../../../entities/session/board.ts';
 import { formatTime } from '../../../entities/token/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
@@ -143,14 +144,21 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
           </Title>
           <Text c="dimmed">{session.companyName}</Text>
         </Stack>
-        <Button
-          component={Link}
-          to={buildPath(spaRoutes.adminSessionTokens, { sessionId })}
-          variant="default"
-          leftSection={<IconListDetails size={16} aria-hidden />}
-        >
-          {t('console.allTokens')}
-        </Button>
+        <Group gap="xs">
+          <BoardLinks
+            sessionId={sessionId}
+            queueId={session.queueId}
+            queueName={session.queueName}
+          />
+          <Button
+            component={Link}
+            to={buildPath(spaRoutes.adminSessionTokens, { sessionId })}
+            variant="default"
+            leftSection={<IconListDetails size={16} aria-hidden />}
+          >
+            {t('console.allTokens')}
+          </Button>
+        </Group>
       </Group>
       <SessionStatusControls sessionId={sessionId} status={session.status} />
       {active.isError ? (

@@ -13,35 +13,8 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import type { Queue } from '@upnext/contract/queues';
-import { joinPath } from '@upnext/contract/routes';
-import QRCode from 'qrcode';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** The public link a visitor opens (or the QR code carries) to join this queue. */
-function joinUrl(code: string, origin = window.location.origin): string {
-  return `${origin}${joinPath(code)}`;
-}
-
-/** The QR code as an SVG document, drawn in the browser (nothing leaves the device). */
-function useQrSvg(text: string): string | null {
-  const [svg, setSvg] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    setSvg(null);
-    QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 320 })
-      .then((value) => {
-        if (live) setSvg(value);
-      })
-      .catch(() => {
-        if (live) setSvg(null);
-      });
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  return svg;
-}
+import { joinUrl, useQrSvg } from '../../../lib/qr.ts';
 
 function download(svg: string, fileName: string) {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
