@@ -101,7 +101,7 @@ export function BranchBoardScreen({ queueId }: { queueId: string }) {
         </Text>
         <WallControls soundOn={soundOn} onEnableSound={enableSound} />
       </header>
-      <h1 className={classes.heading}>{t('branch.title')}</h1>
+      <h1 className={classes.branchHeading}>{t('branch.title')}</h1>
       {!data ? (
         <div className={classes.empty}>
           <Text className={classes.status}>{queue.isError ? t('unavailable') : t('loading')}</Text>
