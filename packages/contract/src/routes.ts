@@ -20,6 +20,8 @@ export const spaRoutes = {
   display: '/display/:sessionId',
   /** A token's status link (visits.ts): its holder follows it there without signing in. */
   visit: '/visit/:key',
+  /** A branch board: every session of a queue today (its counters) on one wall screen. */
+  displayQueue: '/display/queue/:queueId',
   devMailbox: '/dev/mailbox',
   admin: '/admin',
   adminQueues: '/admin/queues',

@@ -203,6 +203,17 @@ export const bookingDetailsSchema = z
   })
   .meta({ id: 'BookingDetails' });
 
+/** A call on a display board: the token, where to go (the counter), and when. */
+const boardCallSchema = z
+  .object({
+    label: z.string(),
+    /** The session's counter, desk or practitioner (its sub-queue); null without one. */
+    counter: z.string().nullable(),
+    calledAt: z.iso.datetime({ offset: true }),
+  })
+  .meta({ id: 'BoardCall' });
+export type BoardCall = z.infer<typeof boardCallSchema>;
+
 /** The public state of a session, for display boards: no personal data. */
 export const sessionBoardSchema = z
   .object({
@@ -210,20 +221,43 @@ export const sessionBoardSchema = z
     companyName: z.string(),
     /** The company's country: national phone numbers given at its desks are read in it. */
     country: z.string(),
+    /** The queue: its branch board shows this session beside the others of the day. */
+    queueId: z.uuid(),
     queueName: z.string(),
+    /** The queue's join code: the board's "scan to join" QR code carries its join link. */
+    joinCode: z.string(),
+    /** The session's counter, desk or practitioner (its sub-queue), if it has one. */
+    counter: z.string().nullable(),
     status: sessionStatusSchema,
     /** The session's notes for visitors ("Running 15 minutes late"); never staff notes. */
     notes: z.string(),
-    /** The token called last, and where to go. */
+    /** The token called last, where to go, and when it was called. */
     nowServing: z.string().nullable(),
     nowServingCounter: z.string().nullable(),
-    /** Tokens called before it, newest first (at most 5). */
-    recentlyCalled: z.array(z.string()),
+    nowServingAt: z.iso.datetime({ offset: true }).nullable(),
+    /** Calls before it, newest first (at most 5). */
+    recentlyCalled: z.array(boardCallSchema),
     waiting: z.int(),
     averageServiceSeconds: z.int(),
   })
   .meta({ id: 'SessionBoard' });
 export type SessionBoard = z.infer<typeof sessionBoardSchema>;
+
+/** The most sessions a branch board shows: a day's counters of one queue. */
+export const QUEUE_BOARD_MAX_SESSIONS = 24;
+
+/** A branch board: every session of a queue today that is not over, each as its own board. */
+export const queueBoardSchema = z
+  .object({
+    queueId: z.uuid(),
+    queueName: z.string(),
+    companyName: z.string(),
+    joinCode: z.string(),
+    /** Today's sessions (in each session's time zone), scheduled, open or paused, by start. */
+    sessions: z.array(sessionBoardSchema).max(QUEUE_BOARD_MAX_SESSIONS),
+  })
+  .meta({ id: 'QueueBoard' });
+export type QueueBoard = z.infer<typeof queueBoardSchema>;
 
 /** One key per attempt to take a place: a repeat of the request answers the same token. */
 const idempotencyHeaders = z.object({
@@ -345,6 +379,19 @@ export const tokenEndpoints = {
     params: sessionIdParams,
     responses: { 200: sessionBoardSchema },
     errors: ['validation_failed', 'unauthorized', 'forbidden', 'session_not_found'],
+  }),
+  queueBoard: endpoint({
+    method: 'GET',
+    path: '/queues/:queueId/board',
+    tag: 'tokens',
+    summary: 'A branch board: every session of a queue today, each as its board (no personal data)',
+    description:
+      'Scheduled, open and paused sessions of the queue dated today in their time zone, by ' +
+      'start time (at most QUEUE_BOARD_MAX_SESSIONS), to whoever may see the queue; each ' +
+      "session's board is live on its /topic/session/{sessionId}. Hidden queues are not_found.",
+    params: z.object({ queueId: z.uuid() }),
+    responses: { 200: queueBoardSchema },
+    errors: ['validation_failed', 'unauthorized', 'forbidden', 'not_found'],
   }),
   nextToken: endpoint({
     method: 'POST',

@@ -128,9 +128,15 @@ export const routes: RouteObject[] = [
       },
       {
         path: spaRoutes.display,
-        lazy: () => import('./routes/DisplayPage.tsx'),
+        lazy: withNamespaces(() => import('./routes/DisplayPage.tsx'), 'display'),
         errorElement: <RootErrorBoundary />,
         handle: title('display'),
+      },
+      {
+        path: spaRoutes.displayQueue,
+        lazy: withNamespaces(() => import('./routes/BranchBoardPage.tsx'), 'display'),
+        errorElement: <RootErrorBoundary />,
+        handle: title('displayQueue'),
       },
       {
         // The sandbox card checkout stands alone, without the site's header and footer.

@@ -360,6 +360,18 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
       },
       { request: (live) => ({ method: 'GET', url: `/queues/sessions/${live.session.id}/board` }) },
     ),
+    // A branch board: whoever may see the queue sees its sessions of today.
+    ...both(
+      'GET /queues/{queueId}/board',
+      {
+        public: statuses(200, 200, 200, 200, 200, 200, 200, 200),
+        private: statuses(200, 200, 200, 200, 404, 200, 404, 404),
+      },
+      {
+        request: (live) => ({ method: 'GET', url: `/queues/${live.queue.id}/board` }),
+        notFound: 'not_found',
+      },
+    ),
     // A status link's key is its credential: whoever holds it, signed in or not, as its holder.
     ...both(
       'GET /visits/{key}',

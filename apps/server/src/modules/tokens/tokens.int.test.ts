@@ -570,13 +570,20 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
       method: 'GET',
       url: `/api/queues/sessions/${live.session.id}/board`,
     });
-    expect(board.json().data).toMatchObject({
+    const data = board.json().data;
+    expect(data).toMatchObject({
       status: 'open',
+      joinCode: live.queue.joinCode,
+      counter: 'Counter 1',
       nowServing: 'A-002',
       nowServingCounter: 'Counter 1',
-      recentlyCalled: ['A-001'],
+      recentlyCalled: [{ label: 'A-001', counter: 'Counter 1' }],
       waiting: 1,
     });
+    // Each call carries when it was made, newest first.
+    expect(Date.parse(data.nowServingAt)).toBeGreaterThanOrEqual(
+      Date.parse(data.recentlyCalled[0].calledAt),
+    );
     for (const visitor of visitors) expect(board.body).not.toContain(visitor.email);
     const hidden = await createLiveSession(t, { visibility: 'private' });
     const url = `/api/queues/sessions/${hidden.session.id}/board`;

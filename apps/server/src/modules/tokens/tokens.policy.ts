@@ -1,11 +1,12 @@
 import type { Db, Tx } from '../../db/client.ts';
 import {
   type Action,
+  allowedAmong,
   authorize,
   may,
+  type QueueFacts,
   type Standing,
   standingOf,
-  type Target,
 } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
@@ -28,8 +29,8 @@ function facts(session: SessionContext) {
   };
 }
 
-const sessionTarget = (session: SessionContext): Target => ({
-  kind: 'session',
+const sessionTarget = (session: SessionContext) => ({
+  kind: 'session' as const,
   sessionId: session.sessionId,
   ...facts(session),
 });
@@ -65,3 +66,23 @@ export const authorizeFigures = (db: Queryable, caller: Caller, companyId: strin
     kind: 'company',
     companyId: companyId ?? '00000000-0000-0000-0000-000000000000',
   });
+
+/** A branch board: whoever may see the queue (a hidden one is not found, like a missing one). */
+export const authorizeQueueBoard = (db: Queryable, caller: Caller, queue: QueueFacts) =>
+  authorize(db, caller, 'queue.read', { kind: 'queue', ...queue });
+
+/** Which of a branch board's sessions the caller may see, each by the board's own rule. */
+export async function boardsShown<T extends { session: SessionContext }>(
+  db: Queryable,
+  caller: Caller,
+  boards: readonly T[],
+): Promise<T[]> {
+  const allowed = await allowedAmong(
+    db,
+    caller,
+    'session.read_board',
+    boards.map((board) => sessionTarget(board.session)),
+  );
+  const ids = new Set(allowed.map((target) => target.sessionId));
+  return boards.filter((board) => ids.has(board.session.sessionId));
+}

@@ -593,3 +593,41 @@ export async function companyOfQueue(db: Queryable, queueId: string) {
     .where(eq(queues.id, queueId));
   return row?.companyId;
 }
+
+/** A queue's name, company and the facts its audience is decided by (for its branch board). */
+export async function findQueueBoardContext(db: Queryable, queueId: string) {
+  const [row] = await db
+    .select({
+      queueId: queues.id,
+      queueName: queues.name,
+      queueStatus: queues.status,
+      visibility: queues.visibility,
+      joinCode: queues.joinCode,
+      companyId: queues.companyId,
+      companyName: companies.name,
+    })
+    .from(queues)
+    .innerJoin(companies, eq(companies.id, queues.companyId))
+    .where(eq(queues.id, queueId));
+  return row;
+}
+
+/**
+ * The queue's sessions dated today in their own time zone that are not over (scheduled, open
+ * or paused), by start: the counters of a branch board. Served by `sessions_queue_date_idx`.
+ */
+export async function todaysSessionIds(db: Queryable, queueId: string, now: Date, limit: number) {
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.queueId, queueId),
+        sql`${sessions.date} = (${now.toISOString()}::timestamptz at time zone ${sessions.timezone})::date`,
+        inArray(sessions.status, ['scheduled', 'open', 'paused']),
+      ),
+    )
+    .orderBy(asc(sessions.startsAt), asc(sessions.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}

@@ -4,6 +4,7 @@ import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import { registerEndpoint } from '../../http/endpoint.ts';
 import type { BoardCache } from './tokens.board.ts';
+import { queueBoard } from './tokens.branch-board.ts';
 import * as service from './tokens.service.ts';
 
 /** What the token use cases need, from the API's dependencies (also for the status links). */
@@ -60,6 +61,9 @@ export const tokensRoutes: FastifyPluginAsync<ApiDeps & { boards: BoardCache }> 
   );
   registerEndpoint(app, endpoints.sessionBoard, (request) =>
     service.sessionBoard(deps, options.boards, request.caller, request.params.sessionId),
+  );
+  registerEndpoint(app, endpoints.queueBoard, (request) =>
+    queueBoard(deps, options.boards, request.caller, request.params.queueId),
   );
   registerEndpoint(app, endpoints.nextToken, (request) =>
     service.nextToken(deps, request.caller, request.body.sessionId),

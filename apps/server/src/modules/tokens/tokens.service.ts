@@ -752,11 +752,15 @@ export async function sessionBoard(
   caller: Caller,
   sessionId: string,
 ) {
-  const cached = await boards.read(sessionId, () => readBoard(deps, sessionId));
+  const cached = await cachedBoard(deps, boards, sessionId);
   if (!cached) throw notFoundError.session();
   await authorizeSession(deps.db, caller, 'session.read_board', cached.session);
   return cached.board;
 }
+
+/** A session's board from the instance's shared cache (the session board and branch boards). */
+export const cachedBoard = (deps: TokensDeps, boards: BoardCache, sessionId: string) =>
+  boards.read(sessionId, () => readBoard(deps, sessionId));
 
 /** A session's board from its row and figures: two queries, however long its line. */
 async function readBoard(deps: TokensDeps, sessionId: string): Promise<CachedBoard | undefined> {
@@ -764,18 +768,28 @@ async function readBoard(deps: TokensDeps, sessionId: string): Promise<CachedBoa
   if (!session) return undefined;
   const figures = await sessionFigures(deps.db, session, deps.clock(), 'recent');
   const [current, ...earlier] = figures.lastCalled;
+  // Every call of a session goes to its counter (sub-queue): that is where a visitor goes.
+  const counter = session.subQueueName;
   return {
     session,
     board: {
       sessionId,
       companyName: session.companyName,
       country: session.country,
+      queueId: session.queueId,
       queueName: session.queueName,
+      joinCode: session.joinCode,
+      counter,
       status: session.status,
       notes: session.visitorNotes,
       nowServing: current?.displayNumber ?? null,
-      nowServingCounter: current ? session.subQueueName : null,
-      recentlyCalled: earlier.map((row) => row.displayNumber),
+      nowServingCounter: current ? counter : null,
+      nowServingAt: current?.calledAt.toISOString() ?? null,
+      recentlyCalled: earlier.map((row) => ({
+        label: row.displayNumber,
+        counter,
+        calledAt: row.calledAt.toISOString(),
+      })),
       waiting: figures.counts.waiting,
       averageServiceSeconds: Math.round(figures.secondsPerToken),
     },

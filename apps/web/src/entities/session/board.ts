@@ -1,6 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sessionEvent } from '@upnext/contract/realtime';
-import type { SessionBoard } from '@upnext/contract/tokens';
+import { type QueryClient, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import { type SessionEvent, sessionEvent } from '@upnext/contract/realtime';
+import type { BoardCall, SessionBoard } from '@upnext/contract/tokens';
 import { tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../lib/api-client.ts';
 import {
@@ -48,40 +48,83 @@ export function useSessionBoard(
   });
 }
 
+/** Several sessions' boards at once (a branch board): each its own entry, like `useSessionBoard`. */
+export function useSessionBoards(
+  sessionIds: readonly string[],
+  { connection = realtime }: Pick<BoardOptions, 'connection'> = {},
+) {
+  const refetchInterval = useLiveRefetchInterval(connection);
+  return useQueries({
+    queries: sessionIds.map((sessionId) => ({
+      ...sessionBoardQuery(sessionId, refetchInterval),
+      meta: { errorShownInline: true },
+    })),
+  });
+}
+
 const RECENT = 5;
 
-/** The board after `label` was called: the previous call moves to "called before". */
-function withCall(board: SessionBoard, label: string, counter: string | null): SessionBoard {
-  if (board.nowServing === label) return { ...board, nowServingCounter: counter };
-  const recentlyCalled = board.nowServing
-    ? [board.nowServing, ...board.recentlyCalled.filter((n) => n !== label)].slice(0, RECENT)
-    : board.recentlyCalled;
-  return { ...board, nowServing: label, nowServingCounter: counter, recentlyCalled };
+/** The board after `label` was called at `at`: the previous call moves to "called before". */
+function withCall(
+  board: SessionBoard,
+  label: string,
+  counter: string | null,
+  at: string,
+): SessionBoard {
+  const current = { nowServing: label, nowServingCounter: counter, nowServingAt: at };
+  // A recall of the token on the board: only where and when change.
+  if (board.nowServing === label) return { ...board, ...current };
+  const before: BoardCall[] =
+    board.nowServing && board.nowServingAt
+      ? [
+          {
+            label: board.nowServing,
+            counter: board.nowServingCounter,
+            calledAt: board.nowServingAt,
+          },
+        ]
+      : [];
+  const recentlyCalled = [
+    ...before,
+    ...board.recentlyCalled.filter((call) => call.label !== label),
+  ].slice(0, RECENT);
+  return { ...board, ...current, recentlyCalled };
+}
+
+/** A session's board after an event of its topic. */
+function applySessionEvent(board: SessionBoard, event: SessionEvent): SessionBoard {
+  if (event.type === 'session.now_serving') {
+    return withCall(board, event.label, event.serviceArea, event.at);
+  }
+  // Normally the call-out came first; if it was missed, the call went to the session's counter.
+  const called =
+    event.nowServing && event.nowServing.label !== board.nowServing
+      ? withCall(board, event.nowServing.label, board.counter, event.at)
+      : board;
+  return {
+    ...called,
+    status: event.status,
+    notes: event.notes,
+    waiting: event.waitingCount,
+    averageServiceSeconds: Math.round(event.averageServiceSeconds ?? 0),
+  };
+}
+
+/**
+ * Puts boards read together (a branch board's sessions) in each session's own cache entry,
+ * which its topic then keeps live like any board.
+ */
+export function seedSessionBoards(queryClient: QueryClient, boards: readonly SessionBoard[]) {
+  for (const board of boards) queryClient.setQueryData(sessionBoardKey(board.sessionId), board);
 }
 
 registerRealtime('/topic/session/:sessionId', {
   apply(body, queryClient, { sessionId = '' }) {
     const parsed = sessionEvent.safeParse(body);
     if (!parsed.success) return;
-    const event = parsed.data;
-    updateLiveQuery<SessionBoard>(queryClient, sessionBoardKey(sessionId), (board) => {
-      if (!board) return board;
-      if (event.type === 'session.now_serving') {
-        return withCall(board, event.label, event.serviceArea);
-      }
-      // Normally the call-out came first; if it was missed, the counter is not known here.
-      const called =
-        event.nowServing && event.nowServing.label !== board.nowServing
-          ? withCall(board, event.nowServing.label, null)
-          : board;
-      return {
-        ...called,
-        status: event.status,
-        notes: event.notes,
-        waiting: event.waitingCount,
-        averageServiceSeconds: Math.round(event.averageServiceSeconds ?? 0),
-      };
-    });
+    updateLiveQuery<SessionBoard>(queryClient, sessionBoardKey(sessionId), (board) =>
+      board ? applySessionEvent(board, parsed.data) : board,
+    );
   },
   resync(queryClient, { sessionId = '' }) {
     void queryClient.invalidateQueries({ queryKey: sessionBoardKey(sessionId) });

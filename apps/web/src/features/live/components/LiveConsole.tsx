@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { LoadFailed } from '../../../components/StateViews.tsx';
 import { Notice } from '../../../components/tones.tsx';
+import { BoardLinks } from '../../../entities/session/BoardLinks.tsx';
 import { useSessionBoard } from '../../../entities/session/board.ts';
 import { formatTime } from '../../../entities/token/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
@@ -144,6 +145,11 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
           <Text c="dimmed">{session.companyName}</Text>
         </Stack>
         <Group gap="xs">
+          <BoardLinks
+            sessionId={sessionId}
+            queueId={session.queueId}
+            queueName={session.queueName}
+          />
           <Button
             component={Link}
             to={buildPath(spaRoutes.adminSessionTokens, { sessionId })}

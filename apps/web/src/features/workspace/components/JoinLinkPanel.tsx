@@ -13,14 +13,8 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import type { Queue } from '@upnext/contract/queues';
-import { joinPath } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
-import { useQrSvg } from '../../../lib/qr.ts';
-
-/** The public link a visitor opens (or the QR code carries) to join this queue. */
-function joinUrl(code: string, origin = window.location.origin): string {
-  return `${origin}${joinPath(code)}`;
-}
+import { joinUrl, useQrSvg } from '../../../lib/qr.ts';
 
 function download(svg: string, fileName: string) {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));

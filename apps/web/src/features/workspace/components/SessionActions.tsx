@@ -22,6 +22,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { BoardLinks } from '../../../entities/session/BoardLinks.tsx';
 import { useDeleteSession } from '../api/deleteSession.ts';
 import { useSetSessionStatus } from '../api/setSessionStatus.ts';
 import { EditSessionForm } from './EditSessionForm.tsx';
@@ -106,6 +107,15 @@ export function SessionActions({ session, variant }: SessionActionsProps) {
         >
           {t('sessions.actions.goLive')}
         </Button>
+      ) : null}
+      {variant === 'control' && live ? (
+        <BoardLinks
+          sessionId={session.id}
+          queueId={session.queueId}
+          queueName={session.queueName}
+          when={when}
+          size="xs"
+        />
       ) : null}
       {variant === 'full' ? (
         <Menu position="bottom-end" withinPortal>
