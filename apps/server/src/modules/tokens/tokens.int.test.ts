@@ -1,7 +1,13 @@
 import { sessionEvent, userEvent } from '@upnext/contract/realtime';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinRequests, notifications, sessions, slots } from '../../db/schema/index.ts';
+import {
+  joinRequests,
+  notifications,
+  sessions,
+  slots,
+  userProfiles,
+} from '../../db/schema/index.ts';
 import { queueTokens } from '../../db/schema/tokens.ts';
 import type { EventPublisher } from '../../lib/events.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -621,5 +627,28 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
     });
     const after = await take(await createTestUser(t), { sessionId: live.session.id });
     expect(after.json().error.code).toBe('session_closed');
+  });
+
+  it('asks a visitor’s name once: the first one given becomes their profile’s and names their next tokens', async () => {
+    const first = await createLiveSession(t);
+    const second = await createLiveSession(t);
+    const visitor = await createTestUser(t);
+    const named = await take(visitor, { sessionId: first.session.id, visitorName: 'Vera Lynn' });
+    expect(named.json().data.visitorName).toBe('Vera Lynn');
+    const profile = async (userId: string) =>
+      (await database.db.select().from(userProfiles).where(eq(userProfiles.userId, userId)))[0];
+    expect((await profile(visitor.userId))?.displayName).toBe('Vera Lynn');
+
+    // The next token, no name given: staff still see the person's name, not their address.
+    const next = await take(visitor, { sessionId: second.session.id });
+    expect(next.json().data.visitorName).toBe('Vera Lynn');
+
+    // Staff issuing for a walk-in name the walk-in, not themselves.
+    const walkIn = await take(first.owner, {
+      sessionId: first.session.id,
+      visitorName: 'Walter Inn',
+    });
+    expect(walkIn.json().data.visitorName).toBe('Walter Inn');
+    expect((await profile(first.owner.userId))?.displayName ?? '').not.toBe('Walter Inn');
   });
 });

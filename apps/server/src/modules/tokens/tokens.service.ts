@@ -23,6 +23,7 @@ import { type Caller, requireUser, type SignedInCaller } from '../access/caller.
 import { assertWithinPlan } from '../billing/billing.service.ts';
 import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
 import type { PaymentsRuntime } from '../payments/providers.ts';
+import { ensureProfile, updateProfileRow } from '../users/users.repository.ts';
 import type { BoardCache, CachedBoard } from './tokens.board.ts';
 import {
   publishCalled,
@@ -71,6 +72,11 @@ function requireIssuing(session: SessionContext, now: Date) {
   }
 }
 
+/** The caller's profile name ('' until they give one), read before the session is locked. */
+async function profileNameOf(db: Db, caller: SignedInCaller): Promise<string> {
+  return (await ensureProfile(db, caller.userId)).displayName;
+}
+
 /**
  * Who the token is for: the caller, or (staff only) a walk-in visitor without an account. A
  * phone given is normalised to E.164 in the company's country (`invalid_phone` otherwise).
@@ -80,6 +86,7 @@ function visitorOf(
   input: TakeTokenInput | BookSlotInput,
   staff: boolean,
   country: string,
+  profileName: string,
 ) {
   const phone = input.visitorPhone
     ? requirePhone(input.visitorPhone, country, 'body.visitorPhone')
@@ -95,7 +102,8 @@ function visitorOf(
   }
   return {
     userId: caller.userId,
-    visitorName: input.visitorName ?? caller.email?.split('@')[0] ?? '',
+    // The name they give, else their profile's: staff call a person, not an address.
+    visitorName: input.visitorName ?? (profileName || caller.email?.split('@')[0] || ''),
     visitorPhone: phone ?? caller.phone,
     visitorEmail: caller.email,
     issuedBy: null,
@@ -145,6 +153,7 @@ async function issue(
   input: TakeTokenInput | BookSlotInput,
   booking: { serviceId: string; slotNo: number; startsAt: Date } | undefined,
   idempotencyKey: string | undefined,
+  profileName: string,
 ): Promise<Issued> {
   const now = deps.clock();
   const staff = isMember(access);
@@ -161,7 +170,11 @@ async function issue(
   if (input.priority !== undefined || input.notes !== undefined || (staff && input.visitorName)) {
     assertMay(access, 'token.issue_walk_in');
   }
-  const visitor = visitorOf(caller, input, staff, session.country);
+  const visitor = visitorOf(caller, input, staff, session.country, profileName);
+  // The name is asked once: the first one a visitor gives becomes their profile's.
+  if (visitor.userId && input.visitorName && !profileName) {
+    await updateProfileRow(tx, visitor.userId, { displayName: input.visitorName, updatedAt: now });
+  }
   if (visitor.userId) {
     const held = await repo.liveTokenIdsOf(tx, session.sessionId, visitor.userId);
     if (held.length >= session.tokensPerVisitor) {
@@ -259,6 +272,7 @@ export async function takeToken(
   idempotencyKey?: string,
 ) {
   const signedIn = requireUser(caller);
+  const profileName = await profileNameOf(deps.db, signedIn);
   const issued = await deps.db.transaction(async (tx) => {
     const { session, access, staff, earlier } = await lockForIssue(
       tx,
@@ -267,7 +281,17 @@ export async function takeToken(
       idempotencyKey,
     );
     if (earlier) return { token: earlier, session, staff, repeated: true };
-    return issue(tx, deps, signedIn, session, access, input, undefined, idempotencyKey);
+    return issue(
+      tx,
+      deps,
+      signedIn,
+      session,
+      access,
+      input,
+      undefined,
+      idempotencyKey,
+      profileName,
+    );
   });
   return answerIssued(deps, signedIn, issued);
 }
@@ -281,6 +305,7 @@ export async function bookSlot(
   const signedIn = requireUser(caller);
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
   if (!sessionId) throw new AppError('slot_not_found', 'This slot does not exist.');
+  const profileName = await profileNameOf(deps.db, signedIn);
   const issued = await deps.db.transaction(async (tx) => {
     // Lock order everywhere: session, then slot.
     const { session, access, staff, earlier } = await lockForIssue(
@@ -306,7 +331,17 @@ export async function bookSlot(
       throw new AppError('slot_full', 'This slot is already full. Please choose another time.');
     }
     const booking = { serviceId: input.serviceId, slotNo: input.slotNo, startsAt: slot.startsAt };
-    const result = await issue(tx, deps, signedIn, session, access, input, booking, idempotencyKey);
+    const result = await issue(
+      tx,
+      deps,
+      signedIn,
+      session,
+      access,
+      input,
+      booking,
+      idempotencyKey,
+      profileName,
+    );
     await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
     return result;
   });

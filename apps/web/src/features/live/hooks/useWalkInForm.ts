@@ -4,6 +4,7 @@ import type { QueueToken } from '@upnext/contract/tokens';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCode } from '../../../lib/error-text.ts';
+import { newIdempotencyKey } from '../../../lib/idempotency.ts';
 import { useIssueToken } from '../api/issueToken.ts';
 
 /**
@@ -29,7 +30,7 @@ export function useWalkInForm(
   });
   const submit = form.onSubmit((values) => {
     const phone = values.visitorPhone.trim();
-    attempt.current ??= crypto.randomUUID();
+    attempt.current ??= newIdempotencyKey();
     issue.mutate(
       {
         input: {

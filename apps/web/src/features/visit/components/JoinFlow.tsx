@@ -12,17 +12,20 @@ import { Notice } from '../../../components/tones.tsx';
 import { formatMoney } from '../../../entities/payment/format.ts';
 import { addDays, formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
 import { SessionStatusBadge } from '../../../entities/session/SessionStatusBadge.tsx';
+import { useUserData } from '../../../entities/user/api.ts';
 import { useCurrentUser } from '../../../lib/auth-session.ts';
 import { errorCode } from '../../../lib/error-text.ts';
+import { newIdempotencyKey } from '../../../lib/idempotency.ts';
 import { useBookSlot } from '../api/bookSlot.ts';
 import { useCreateJoinRequest } from '../api/createJoinRequest.ts';
 import { useQueueByCode } from '../api/getQueueByCode.ts';
-import { newIdempotencyKey, useTakeToken } from '../api/takeToken.ts';
+import { useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import type { Price } from './PaymentPanel.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
+import { VisitorNameStep } from './VisitorNameStep.tsx';
 import { visitErrorText } from './visitError.ts';
 
 /** What the visitor asked for before signing in; done as soon as they are signed in. */
@@ -53,10 +56,13 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
   const ask = useCreateJoinRequest();
   const [pending, setPending] = useState<Pending | null>(null);
   const [view, setView] = useState<View>(null);
+  // A first-time visitor is asked their name before the token or booking is made.
+  const userData = useUserData();
+  const [naming, setNaming] = useState<Exclude<Pending, { kind: 'ask' }> | null>(null);
   // Single-fire: a second click before the first answer (a double-click) sends nothing.
   const inFlight = useRef(false);
 
-  function run(action: Pending) {
+  function run(action: Pending, visitorName?: string) {
     if (!user) {
       setPending(action);
       requestSignIn();
@@ -67,18 +73,30 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
       ask.mutate({ queueId: action.queueId });
       return;
     }
+    if (visitorName === undefined && userData.data && !userData.data.displayName.trim()) {
+      setNaming(action);
+      return;
+    }
     if (inFlight.current) return;
     inFlight.current = true;
+    const named = visitorName ? { visitorName } : {};
     const done = {
-      onSuccess: (token: QueueToken) => setView({ kind: 'token', token }),
+      onSuccess: (token: QueueToken) => {
+        setView({ kind: 'token', token });
+        // The profile now has the name given: read it again, so it is not asked twice.
+        if (visitorName) void userData.refetch();
+      },
       onSettled: () => {
         inFlight.current = false;
       },
     };
     if (action.kind === 'take') {
-      take.mutate({ sessionId: action.sessionId, idempotencyKey: newIdempotencyKey() }, done);
+      take.mutate(
+        { sessionId: action.sessionId, idempotencyKey: newIdempotencyKey(), ...named },
+        done,
+      );
     } else {
-      book.mutate({ serviceId: action.serviceId, slotNo: action.slotNo }, done);
+      book.mutate({ serviceId: action.serviceId, slotNo: action.slotNo, ...named }, done);
     }
   }
 
@@ -111,6 +129,18 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
           take.reset();
           book.reset();
         }}
+      />
+    );
+  }
+
+  if (naming) {
+    return (
+      <VisitorNameStep
+        onSubmit={(name) => {
+          setNaming(null);
+          run(naming, name);
+        }}
+        onCancel={() => setNaming(null)}
       />
     );
   }
