@@ -63,6 +63,9 @@ test.describe('visitor journeys', () => {
       .getByRole('button', { name: /^Take a token/ })
       .first()
       .click();
+    // A first visit asks once for the name staff will call.
+    await visitorPage.getByLabel('Your name').fill('Vera Visitor');
+    await visitorPage.getByRole('button', { name: 'Continue' }).click();
     await expect(visitorPage.getByText('Your token')).toBeVisible();
     await expect(visitorPage.getByText('W-001').first()).toBeVisible();
 
@@ -85,6 +88,8 @@ test.describe('visitor journeys', () => {
     await useSession(staffPage, staff);
     await staffPage.goto(`/admin/live-sessions/all/${today}/${sessionId}`);
     await staffPage.getByRole('button', { name: 'Call next' }).click();
+    // Staff call a person by the name they gave, not by their email address.
+    await expect(staffPage.getByText('Vera Visitor').first()).toBeVisible();
 
     const live = { timeout: LIVE_WITHIN_MS };
     await expect(visitorPage.getByText('It is your turn')).toBeVisible(live);
@@ -139,6 +144,8 @@ test.describe('visitor journeys', () => {
       .getByRole('button', { name: /^Book / })
       .first()
       .click();
+    await page.getByLabel('Your name').fill('Bea Booker');
+    await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByText('Your token')).toBeVisible();
     await expect(page.getByText('B-001').first()).toBeVisible();
     await page.screenshot({ path: `${shots}visit-join-booked-1280.png`, fullPage: true });
@@ -146,6 +153,13 @@ test.describe('visitor journeys', () => {
     await page.goto('/admin/my-sessions');
     await expect(page.getByText('B-001').first()).toBeVisible();
     await expect(page.getByText('Booked').first()).toBeVisible();
+    // A visitor who belongs to no company sees their visits and account, never staff screens.
+    const nav = page.getByRole('navigation', { name: 'Administration' });
+    await expect(nav.getByRole('link', { name: 'My visits' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Account' })).toBeVisible();
+    for (const staffOnly of ['Queues', 'Queue sessions', 'Session control', 'Reports', 'Company']) {
+      await expect(nav.getByRole('link', { name: staffOnly, exact: true })).toHaveCount(0);
+    }
     expect(await blockingViolations(page)).toEqual([]);
     await page.screenshot({ path: `${shots}visit-my-sessions-1280.png`, fullPage: true });
   });
