@@ -104,6 +104,11 @@ export const tokenSchema = z
      * the company's staff (on the printed ticket, in the token's email and SMS).
      */
     statusUrl: z.string(),
+    /** Whose token it is and where: never unlabelled beside another company's. */
+    companyName: z.string(),
+    queueName: z.string(),
+    /** The counter, desk or room a called visitor goes to; null when the session names none. */
+    counter: z.string().nullable(),
   })
   .meta({ id: 'QueueToken' });
 export type QueueToken = z.infer<typeof tokenSchema>;

@@ -433,6 +433,9 @@ export async function present(
         sessionNotes: line.session.visitorNotes,
         payment: payments.get(row.id) ?? null,
         statusUrl: statusUrlOf(deps.publicUrl, row),
+        companyName: line.session.companyName,
+        queueName: line.session.queueName,
+        counter: line.session.subQueueName,
       },
     ];
   });

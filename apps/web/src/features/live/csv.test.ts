@@ -32,6 +32,9 @@ const token: QueueToken = {
   sessionNotes: '',
   payment: null,
   statusUrl: 'http://localhost/visit/csv',
+  companyName: 'Harbourview Health Centre',
+  queueName: 'General practice',
+  counter: null,
 };
 
 describe('Tokens CSV', () => {

@@ -65,6 +65,9 @@ function token(overrides: Partial<QueueToken>): QueueToken {
     sessionNotes: '',
     payment: null,
     statusUrl: 'http://localhost/visit/live',
+    companyName: 'Harbourview Health Centre',
+    queueName: 'General practice',
+    counter: null,
     ...overrides,
   };
 }

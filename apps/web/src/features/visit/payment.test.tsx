@@ -133,6 +133,9 @@ const pending = (): QueueToken => ({
   sessionNotes: '',
   payment: pendingPayment(),
   statusUrl: 'http://localhost/visit/pending',
+  companyName: 'Harbourview Health Centre',
+  queueName: 'General practice',
+  counter: null,
 });
 
 const paidToken = (payment: Partial<TokenPayment> = {}): QueueToken => ({

@@ -114,6 +114,9 @@ const token: QueueToken = {
   sessionNotes: '',
   payment: null,
   statusUrl: 'http://localhost/visit/mine',
+  companyName: 'Harbourview Health Centre',
+  queueName: 'General practice',
+  counter: null,
 };
 
 const userData: UserData = {

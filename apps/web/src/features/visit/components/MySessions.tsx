@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconCalendarPlus, IconTicket } from '@tabler/icons-react';
+import { IconCalendarPlus, IconMapPin, IconTicket } from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { cancellableTokenStatuses, type QueueToken } from '@upnext/contract/tokens';
 import { useEffect, useRef, useState } from 'react';
@@ -135,6 +135,14 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
             {t('mine.highlighted')}
           </Text>
         ) : null}
+        <Stack gap={0}>
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {token.companyName}
+          </Text>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {token.counter ? `${token.queueName} · ${token.counter}` : token.queueName}
+          </Text>
+        </Stack>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={0}>
             <Text fw={800} fz={32} lh={1.1}>
@@ -163,6 +171,17 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
               aria-expanded={details}
             >
               {details ? t('mine.hideDetails') : t('mine.details')}
+            </Button>
+          ) : null}
+          {liveStatuses.includes(token.status) ? (
+            <Button
+              component={Link}
+              to={new URL(token.statusUrl).pathname}
+              variant="subtle"
+              size="sm"
+              leftSection={<IconMapPin size={16} aria-hidden />}
+            >
+              {t('mine.statusPage')}
             </Button>
           ) : null}
           {cancellableTokenStatuses.includes(token.status) ? (
