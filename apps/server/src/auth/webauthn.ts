@@ -27,6 +27,11 @@ export type NewCredential = WebAuthnCredentialJson & {
 };
 
 const ZERO_AAGUID = '00000000-0000-0000-0000-000000000000';
+/**
+ * EdDSA, ES256, RS256: the library's defaults without its probe for post-quantum support,
+ * which costs an experimental-API warning in Node's log on every ceremony.
+ */
+const ALGORITHMS = [-8, -7, -257];
 
 /**
  * The user handle is the user id's text, as GoTrue's (WebAuthnID = the UUID string): a
@@ -57,6 +62,7 @@ export function registrationOptions(
     userDisplayName: typeof displayName === 'string' && displayName ? displayName : name,
     timeout: rp.challengeExpiry * 1000,
     attestationType: 'none',
+    supportedAlgorithmIDs: ALGORITHMS,
     excludeCredentials: exclude.map((c) => ({ id: c.id, transports: c.transports })),
     // A passkey must be discoverable (sign-in without a name); a second factor need not be.
     authenticatorSelection:
@@ -80,6 +86,7 @@ export async function verifyRegistration(
       expectedRPID: rp.rpId,
       // GoTrue's preference ("preferred"): presence is required, verification is not.
       requireUserVerification: false,
+      supportedAlgorithmIDs: ALGORITHMS,
     });
     if (!result.verified) return null;
     const info = result.registrationInfo;

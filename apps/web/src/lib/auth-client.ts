@@ -229,6 +229,8 @@ export interface AuthSettings {
   disable_signup?: boolean;
   mailer_autoconfirm?: boolean;
   phone_autoconfirm?: boolean;
+  /** Passkey sign-in (GoTrue's flag; ours is always on). */
+  passkeys_enabled?: boolean;
 }
 
 const NOT_PROVIDERS = new Set(['email', 'phone', 'anonymous_users', 'saml', 'web3']);

@@ -11,7 +11,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { AuthError, Provider, Session } from '@supabase/auth-js';
-import { IconLogin2, IconMailCheck } from '@tabler/icons-react';
+import { IconFingerprint, IconLogin2, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -19,6 +19,7 @@ import { getAuthClient, loginRedirectUrl, recoveryRedirectUrl } from '../../../l
 import { getAuthStatus } from '../../../lib/auth-session.ts';
 import { safeRedirectPath } from '../../../lib/safe-redirect.ts';
 import { useAuthSettings } from '../hooks/useAuthSettings.ts';
+import { browserSupportsWebAuthn } from '../webauthn-support.ts';
 import { AuthErrorAlert } from './AuthErrorAlert.tsx';
 import { CodeInput } from './CodeInput.tsx';
 import { MfaStep } from './MfaStep.tsx';
@@ -118,7 +119,7 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
     }
   }
 
-  function throwIf(authError: AuthError | null) {
+  function throwIf(authError: AuthError | Error | null) {
     if (authError) throw authError;
   }
 
@@ -239,6 +240,17 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
     });
   };
 
+  /** The browser's passkey picker; a passkey is a first factor (MFA may follow). */
+  const passkey = () => {
+    void run(async () => {
+      const { signInWithPasskey } = await import('../webauthn-ceremonies.ts');
+      const { data, error: authError } = await signInWithPasskey();
+      throwIf(authError);
+      await afterFirstFactor(data?.session ?? null);
+    });
+  };
+  const passkeysOffered = settings.data?.passkeys_enabled === true && browserSupportsWebAuthn();
+
   const oauth = (provider: string) => {
     void run(async () => {
       const { error: authError } = await getAuthClient().signInWithOAuth({
@@ -308,6 +320,17 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
       const signingUp = step.kind === 'signUp';
       body = (
         <Stack gap="md">
+          {signingUp || !passkeysOffered ? null : (
+            <Button
+              variant="default"
+              leftSection={<IconFingerprint size={18} aria-hidden />}
+              disabled={busy}
+              onClick={passkey}
+              fullWidth
+            >
+              {t('actions.passkey')}
+            </Button>
+          )}
           <OAuthButtons disabled={busy} onSelect={oauth} />
           <form onSubmit={signingUp ? submitSignUp : submitSignIn} noValidate>
             <Stack gap="md">
