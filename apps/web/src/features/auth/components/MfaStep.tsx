@@ -77,7 +77,7 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
     })();
   };
 
-  const useKey = (factorId: string) => {
+  const verifyWithKey = (factorId: string) => {
     setBusy(true);
     setError(null);
     void (async () => {
@@ -98,7 +98,7 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
       leftSection={<IconKey size={18} aria-hidden />}
       loading={busy && !factor}
       disabled={busy && Boolean(factor)}
-      onClick={() => useKey(keyFactor.id)}
+      onClick={() => verifyWithKey(keyFactor.id)}
       fullWidth
     >
       {t('actions.securityKey')}
