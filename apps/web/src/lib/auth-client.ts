@@ -270,3 +270,11 @@ export function providerLabel(provider: string, settings?: AuthSettings): string
   const plain = provider.replace(/^custom:/, '').replace(/[_-]+/g, ' ');
   return plain.charAt(0).toUpperCase() + plain.slice(1);
 }
+
+/** Whether this browser can run WebAuthn ceremonies (what auth-js checks before one). */
+export function browserSupportsWebAuthn(): boolean {
+  return (
+    typeof window.PublicKeyCredential === 'function' &&
+    typeof navigator.credentials?.get === 'function'
+  );
+}

@@ -11,11 +11,10 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Factor, User } from '@supabase/auth-js';
-import { IconDeviceMobile, IconKey, IconShieldLock } from '@tabler/icons-react';
+import { IconDeviceMobile, IconShieldLock, IconUsb } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getAuthClient } from '../../../lib/auth-client.ts';
-import { browserSupportsWebAuthn } from '../../auth/webauthn-support.ts';
+import { browserSupportsWebAuthn, getAuthClient } from '../../../lib/auth-client.ts';
 import { useRefreshUser } from '../hooks/useAccountUser.ts';
 import { useAuthAction } from '../hooks/useAuthAction.ts';
 import { ErrorAlert, Notice, Section } from './Section.tsx';
@@ -193,7 +192,7 @@ export function MfaSection({ user }: { user: User }) {
                   {factor.factor_type === 'phone' ? (
                     <IconDeviceMobile size={20} aria-hidden />
                   ) : factor.factor_type === 'webauthn' ? (
-                    <IconKey size={20} aria-hidden />
+                    <IconUsb size={20} aria-hidden />
                   ) : (
                     <IconShieldLock size={20} aria-hidden />
                   )}
@@ -337,7 +336,7 @@ export function MfaSection({ user }: { user: User }) {
             {browserSupportsWebAuthn() ? (
               <Button
                 variant="default"
-                leftSection={<IconKey size={18} aria-hidden />}
+                leftSection={<IconUsb size={18} aria-hidden />}
                 onClick={() => void addSecurityKey()}
                 disabled={action.busy}
               >

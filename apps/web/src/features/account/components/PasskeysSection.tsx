@@ -1,12 +1,11 @@
 import { Button, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { PasskeyListItem } from '@supabase/auth-js';
-import { IconFingerprint } from '@tabler/icons-react';
+import { IconFingerprintScan } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getAuthClient } from '../../../lib/auth-client.ts';
-import { browserSupportsWebAuthn } from '../../auth/webauthn-support.ts';
+import { browserSupportsWebAuthn, getAuthClient } from '../../../lib/auth-client.ts';
 import { useAuthAction } from '../hooks/useAuthAction.ts';
 import { ErrorAlert, Section } from './Section.tsx';
 
@@ -106,7 +105,7 @@ export function PasskeysSection() {
               <Stack key={passkey.id} component="li" gap="xs">
                 <Group justify="space-between" wrap="wrap" gap="sm">
                   <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 14rem' }}>
-                    <IconFingerprint size={20} aria-hidden style={{ flexShrink: 0 }} />
+                    <IconFingerprintScan size={20} aria-hidden style={{ flexShrink: 0 }} />
                     <div style={{ minWidth: 0 }}>
                       <Text size="sm" fw={500} truncate>
                         {label}
@@ -216,7 +215,7 @@ export function PasskeysSection() {
             />
             <Button
               type="submit"
-              leftSection={<IconFingerprint size={18} aria-hidden />}
+              leftSection={<IconFingerprintScan size={18} aria-hidden />}
               loading={action.busy && !editing}
             >
               {t('passkeys.add')}

@@ -1,10 +1,8 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Factor } from '@supabase/auth-js';
-import { IconKey } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getAuthClient } from '../../../lib/auth-client.ts';
-import { browserSupportsWebAuthn } from '../webauthn-support.ts';
+import { browserSupportsWebAuthn, getAuthClient } from '../../../lib/auth-client.ts';
 import { AuthErrorAlert } from './AuthErrorAlert.tsx';
 import { CodeInput } from './CodeInput.tsx';
 
@@ -95,7 +93,6 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
   const keyButton = keyFactor ? (
     <Button
       variant={factor ? 'default' : 'filled'}
-      leftSection={<IconKey size={18} aria-hidden />}
       loading={busy && !factor}
       disabled={busy && Boolean(factor)}
       onClick={() => verifyWithKey(keyFactor.id)}

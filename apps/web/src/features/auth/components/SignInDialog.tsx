@@ -11,15 +11,19 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { AuthError, Provider, Session } from '@supabase/auth-js';
-import { IconFingerprint, IconLogin2, IconMailCheck } from '@tabler/icons-react';
+import { IconLogin2, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { getAuthClient, loginRedirectUrl, recoveryRedirectUrl } from '../../../lib/auth-client.ts';
+import {
+  browserSupportsWebAuthn,
+  getAuthClient,
+  loginRedirectUrl,
+  recoveryRedirectUrl,
+} from '../../../lib/auth-client.ts';
 import { getAuthStatus } from '../../../lib/auth-session.ts';
 import { safeRedirectPath } from '../../../lib/safe-redirect.ts';
 import { useAuthSettings } from '../hooks/useAuthSettings.ts';
-import { browserSupportsWebAuthn } from '../webauthn-support.ts';
 import { AuthErrorAlert } from './AuthErrorAlert.tsx';
 import { CodeInput } from './CodeInput.tsx';
 import { MfaStep } from './MfaStep.tsx';
@@ -321,13 +325,7 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
       body = (
         <Stack gap="md">
           {signingUp || !passkeysOffered ? null : (
-            <Button
-              variant="default"
-              leftSection={<IconFingerprint size={18} aria-hidden />}
-              disabled={busy}
-              onClick={passkey}
-              fullWidth
-            >
+            <Button variant="default" disabled={busy} onClick={passkey} fullWidth>
               {t('actions.passkey')}
             </Button>
           )}
