@@ -1,4 +1,3 @@
-import type { AuthClient } from '@supabase/auth-js';
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ const PASSWORD = 'correct horse battery';
 
 type Claims = { aal: string; amr: Array<{ method: string }>; session_id: string };
 type Authenticator = ReturnType<typeof softwareAuthenticator>;
+type Client = ReturnType<AuthServer['client']>;
 type CreationJson = Parameters<Authenticator['create']>[0];
 type RequestJson = Parameters<Authenticator['get']>[0];
 
@@ -42,7 +42,7 @@ describe.each(testDrivers)('passkeys and WebAuthn MFA with auth-js (%s)', (drive
   }
 
   /** auth-js's registerPasskey without the browser: options, the authenticator, verify. */
-  async function registerPasskey(client: AuthClient, authenticator: Authenticator) {
+  async function registerPasskey(client: Client, authenticator: Authenticator) {
     const options = await client.passkey.startRegistration();
     expect(options.error).toBeNull();
     const credential = authenticator.create(options.data?.options as unknown as CreationJson);

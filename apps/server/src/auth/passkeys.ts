@@ -37,7 +37,7 @@ import {
 const DEFAULT_NAME = 'Passkey';
 const NAME_MAX = 120;
 
-export const passkeyErrors = {
+const passkeyErrors = {
   challengeNotFound: () =>
     new AuthError(400, 'webauthn_challenge_not_found', 'Challenge not found or already used'),
   challengeExpired: () => new AuthError(400, 'webauthn_challenge_expired', 'Challenge has expired'),

@@ -29,7 +29,7 @@ function cbor(value: unknown): Buffer {
   }
   if (value instanceof Uint8Array) return Buffer.concat([head(2, value.length), value]);
   if (value instanceof Map) {
-    const parts = [head(5, value.size)];
+    const parts: Uint8Array[] = [head(5, value.size)];
     for (const [k, v] of value) parts.push(cbor(k), cbor(v));
     return Buffer.concat(parts);
   }
@@ -146,7 +146,10 @@ export function softwareAuthenticator(origin: string) {
         Buffer.concat([data, sha256(client)]),
         credential.privateKey,
       );
-      if (tamper.signature) signature[signature.length - 1] ^= 0xff;
+      if (tamper.signature) {
+        const last = signature.length - 1;
+        signature.writeUInt8(signature.readUInt8(last) ^ 0xff, last);
+      }
       return {
         id: b64url(credential.id),
         rawId: b64url(credential.id),

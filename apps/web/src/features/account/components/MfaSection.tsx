@@ -37,7 +37,7 @@ export function qrCodeSrc(qrCode: string): string {
 }
 
 /** `base`, or `base 2`, `base 3`, ...: factor names are unique per user. */
-export function unusedName(base: string, taken: ReadonlyArray<string | undefined>): string {
+function unusedName(base: string, taken: ReadonlyArray<string | undefined>): string {
   let name = base;
   for (let n = 2; taken.includes(name); n++) name = `${base} ${n}`;
   return name;
