@@ -345,5 +345,16 @@ describe.each(testDrivers)('passkeys and WebAuthn MFA with auth-js (%s)', (drive
       body: JSON.stringify({}),
     });
     expect(await missing.json()).toMatchObject({ code: 'validation_failed' });
+    // A credential response is bounded (64 KB of JSON) before any parsing of it.
+    const huge = await fetch(`${server.authUrl}/passkeys/authentication/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
+      body: JSON.stringify({
+        challenge_id: crypto.randomUUID(),
+        credential: { id: 'x', response: { clientDataJSON: 'x'.repeat(70_000) } },
+      }),
+    });
+    expect(huge.status).toBe(400);
+    expect(await huge.json()).toMatchObject({ code: 'validation_failed' });
   });
 });
