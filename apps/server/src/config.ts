@@ -190,6 +190,8 @@ const envSchema = z.object({
     .default(10),
   MFA_CHALLENGE_EXPIRY_DURATION: seconds.min(30).max(3600).default(300),
   MFA_PHONE_ENROLL_ENABLED: booleanFromEnv.default(false),
+  /** Passkeys and WebAuthn factors: how long a ceremony's challenge may be answered. */
+  WEBAUTHN_CHALLENGE_EXPIRY_DURATION: seconds.min(30).max(3600).default(300),
   // Phone sign-in: SMS through Twilio; without a provider, SMS go to the developer mailbox.
   SMS_PROVIDER: z.enum(['twilio'], { error: 'must be twilio (or unset)' }).optional(),
   TWILIO_ACCOUNT_SID: z
@@ -444,6 +446,17 @@ export type AuthConfig = Readonly<{
     rateLimit: number;
     phoneEnabled: boolean;
   }>;
+  /**
+   * The WebAuthn relying party (passkeys, WebAuthn factors): its id is PUBLIC_URL's host and
+   * credentials are accepted from PUBLIC_URL's and SITE_URL's origins.
+   */
+  webauthn: Readonly<{
+    rpId: string;
+    rpName: string;
+    origins: readonly string[];
+    challengeExpiry: number;
+    maxPasskeys: number;
+  }>;
 }>;
 
 export type SmsConfig = Readonly<{
@@ -600,6 +613,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         challengeExpiry: e.MFA_CHALLENGE_EXPIRY_DURATION,
         rateLimit: e.RATE_LIMIT_MFA,
         phoneEnabled: e.MFA_PHONE_ENROLL_ENABLED,
+      }),
+      webauthn: Object.freeze({
+        rpId: new URL(publicUrl).hostname,
+        rpName: 'UpNext',
+        origins: Object.freeze([
+          ...new Set([new URL(publicUrl).origin, new URL(e.SITE_URL ?? publicUrl).origin]),
+        ]),
+        challengeExpiry: e.WEBAUTHN_CHALLENGE_EXPIRY_DURATION,
+        // GoTrue's GOTRUE_PASSKEY_MAX_PASSKEYS_PER_USER default.
+        maxPasskeys: 10,
       }),
       oauthProviders: Object.freeze(oauthProviders(e)),
       manualLinkingEnabled: e.SECURITY_MANUAL_LINKING_ENABLED,

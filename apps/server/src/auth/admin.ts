@@ -21,6 +21,7 @@ import type { AuthKeys } from './keys.ts';
 import { deleteFactor, isUuid, mfaErrors } from './mfa.ts';
 import { type FactorRow, factorJson, factorsJsonOf, findFactor } from './mfa-factors.ts';
 import { actionLink, clearTokens, type EmailVerifyType, issueToken } from './one-time-tokens.ts';
+import { deletePasskeysOf } from './passkey-credentials.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { findUserByPhone, parsePhone, phoneExists } from './phone.ts';
 import { resolveRedirect } from './redirect.ts';
@@ -390,6 +391,7 @@ export async function deleteUser(
       await tx.delete(authSessions).where(eq(authSessions.userId, user.id));
       await tx.delete(authIdentities).where(eq(authIdentities.userId, user.id));
       await tx.delete(authMfaFactors).where(eq(authMfaFactors.userId, user.id));
+      await deletePasskeysOf(tx, user.id);
       await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.userId, user.id));
       await tx
         .update(authUsers)

@@ -12,6 +12,7 @@ import { pruneExpired } from './maintenance.ts';
 import { metaRoutes } from './meta.routes.ts';
 import { mfaRoutes } from './mfa.routes.ts';
 import { oauthRoutes } from './oauth/oauth.routes.ts';
+import { passkeyRoutes } from './passkeys.routes.ts';
 import { countersFor, createHourlyQuota, createRateLimits } from './rate-limit.ts';
 import { signupRoutes } from './signup.routes.ts';
 import { createSmsSender, type SmsSender } from './sms.ts';
@@ -121,5 +122,6 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
   oauthRoutes(app, ctx);
   identityRoutes(app, ctx);
   mfaRoutes(app, ctx);
+  passkeyRoutes(app, ctx);
   adminRoutes(app, ctx);
 };

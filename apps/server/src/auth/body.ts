@@ -22,6 +22,16 @@ export const optionalJwt = plainString(16 * 1024).nullish();
 /** Passwords are only hashed, never stored or shown: any characters, but bounded. */
 export const optionalPassword = z.string().max(1024).nullish();
 
+/** A WebAuthn credential response (JSON of base64url fields): its checks are the library's. */
+const WEBAUTHN_RESPONSE_MAX_BYTES = 64 * 1024;
+export const webauthnResponse = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (value) => Buffer.byteLength(JSON.stringify(value)) <= WEBAUTHN_RESPONSE_MAX_BYTES,
+    `must be at most ${WEBAUTHN_RESPONSE_MAX_BYTES} bytes of JSON`,
+  )
+  .nullish();
+
 /**
  * user_metadata and app_metadata travel in every access token (an `Authorization` header),
  * so they stay small: at most this many bytes of JSON, this deep, with strings that

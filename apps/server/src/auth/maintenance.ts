@@ -9,6 +9,7 @@ import {
   authSendLog,
 } from '../db/schema/auth.ts';
 import type { Clock } from '../lib/clock.ts';
+import { pruneExpiredChallenges } from './passkey-credentials.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -22,6 +23,7 @@ export async function pruneExpired(db: Db, clock: Clock): Promise<void> {
   const now = clock().getTime();
   await db.delete(authOneTimeTokens).where(lt(authOneTimeTokens.expiresAt, new Date(now)));
   await db.delete(authMfaChallenges).where(lt(authMfaChallenges.expiresAt, new Date(now)));
+  await pruneExpiredChallenges(db, new Date(now));
   await db.delete(authFlowStates).where(lt(authFlowStates.createdAt, new Date(now - DAY_MS)));
   await db.delete(authSendLog).where(lt(authSendLog.lastSentAt, new Date(now - DAY_MS)));
   await db

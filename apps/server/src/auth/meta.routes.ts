@@ -50,7 +50,7 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     phone_autoconfirm: ctx.sms !== null && ctx.auth.sms.autoconfirm,
     sms_provider: ctx.sms?.kind === 'twilio' ? 'twilio' : '',
     saml_enabled: false,
-    passkeys_enabled: false,
+    passkeys_enabled: true,
   }));
 
   // SAML single sign-on is not offered (saml_enabled: false above): everything under /sso

@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { optionalString, parseBody } from './body.ts';
+import { optionalString, parseBody, webauthnResponse } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { authenticate } from './guard.ts';
-import { createChallenge, enrollPhone, enrollTotp, unenroll, verifyChallenge } from './mfa.ts';
+import {
+  createChallenge,
+  enrollPhone,
+  enrollTotp,
+  enrollWebauthn,
+  unenroll,
+  verifyChallenge,
+} from './mfa.ts';
 
 const enrollBody = z.object({
   factor_type: optionalString,
@@ -12,8 +19,13 @@ const enrollBody = z.object({
   issuer: optionalString,
   phone: optionalString,
 });
-// auth-js also sends factorId and webauthn to /challenge: ignored.
-const verifyBody = z.object({ challenge_id: optionalString, code: optionalString });
+// auth-js also sends factorId, and rpId/rpOrigins for WebAuthn, to /challenge and /verify:
+// ignored, the relying party is the server's (PUBLIC_URL).
+const verifyBody = z.object({
+  challenge_id: optionalString,
+  code: optionalString,
+  webauthn: z.object({ type: optionalString, credential_response: webauthnResponse }).nullish(),
+});
 const challengeBody = z.object({ channel: optionalString });
 
 type FactorParams = { Params: { id: string } };
@@ -43,11 +55,7 @@ export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
           info,
         );
       case 'webauthn':
-        throw new AuthError(
-          422,
-          'mfa_webauthn_enroll_not_enabled',
-          'MFA enroll is disabled for WebAuthn',
-        );
+        return enrollWebauthn(ctx, auth, { friendlyName: body.friendly_name ?? undefined }, info);
       default:
         throw errors.validation('factor_type needs to be totp, phone or webauthn');
     }
@@ -76,7 +84,16 @@ export function mfaRoutes(app: FastifyInstance, ctx: AuthContext): void {
       ctx,
       auth,
       request.params.id,
-      { challengeId: body.challenge_id ?? undefined, code: body.code ?? undefined },
+      {
+        challengeId: body.challenge_id ?? undefined,
+        code: body.code ?? undefined,
+        webauthn: body.webauthn
+          ? {
+              type: body.webauthn.type ?? undefined,
+              response: body.webauthn.credential_response,
+            }
+          : undefined,
+      },
       info,
     );
   });

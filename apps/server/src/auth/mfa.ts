@@ -1,3 +1,7 @@
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
@@ -24,6 +28,12 @@ import {
   sendAuthSms,
 } from './phone.ts';
 import { elevateSession, type SessionJson, type SessionRow } from './sessions.ts';
+import {
+  authenticationOptions,
+  registrationOptions,
+  verifyAssertion,
+  verifyRegistration,
+} from './webauthn.ts';
 
 /** Wrong codes a challenge survives; the next one deletes it (a new challenge is needed). */
 const MAX_CHALLENGE_ATTEMPTS = 5;
@@ -87,26 +97,19 @@ export type EnrolledTotp = {
 };
 
 /**
- * A new unverified TOTP factor: a server-generated 160-bit secret (stored encrypted), its
- * otpauth URI and that URI as an SVG QR code. A user who already has a verified factor
- * needs an aal2 session to add another.
+ * Inserts a new unverified TOTP or WebAuthn factor under GoTrue's rules: a user who already
+ * has a verified factor needs an aal2 session to add another, names are unique per user, at
+ * most MFA_MAX_ENROLLED_FACTORS (abandoned enrolments older than a day are dropped first).
  */
-export async function enrollTotp(
+async function insertFactor(
   ctx: AuthContext,
   auth: Authenticated,
-  input: { friendlyName: string | undefined; issuer: string | undefined },
+  factor: { factorType: 'totp' | 'webauthn'; friendlyName: string | null; secret?: string },
   info: RequestInfo,
-): Promise<EnrolledTotp> {
+): Promise<FactorRow> {
   const session = requireMfaCaller(auth);
   const { user } = auth;
-  const issuer = input.issuer?.trim() || new URL(ctx.auth.siteUrl).hostname;
-  const label = user.email || user.phone || user.id;
-  const secret = new Secret({ size: 20 }).base32;
-  const totp = totpFor(secret, issuer, label);
-  const uri = totp.toString();
-  const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' });
-  const friendlyName = input.friendlyName?.trim() || null;
-
+  const { friendlyName } = factor;
   const run = () =>
     ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
@@ -139,21 +142,21 @@ export async function enrollTotp(
           'Maximum number of verified factors reached, unenroll to continue',
         );
       }
-      const [factor] = await tx
+      const [row] = await tx
         .insert(authMfaFactors)
         .values({
           userId: user.id,
           friendlyName,
-          factorType: 'totp',
-          secret: encryptSecret(ctx.keys.hmacKey, secret),
+          factorType: factor.factorType,
+          secret: factor.secret ?? null,
           createdAt: now,
           updatedAt: now,
         })
         .returning();
-      const created = factor as FactorRow;
+      const created = row as FactorRow;
       await audit(tx, info, 'factor_in_progress', user.id, {
         factor_id: created.id,
-        factor_type: 'totp',
+        factor_type: factor.factorType,
       });
       return created;
     });
@@ -165,12 +168,62 @@ export async function enrollTotp(
     throw error;
   }
   if (outcome instanceof AuthError) throw outcome;
+  return outcome;
+}
+
+/**
+ * A new unverified TOTP factor: a server-generated 160-bit secret (stored encrypted), its
+ * otpauth URI and that URI as an SVG QR code.
+ */
+export async function enrollTotp(
+  ctx: AuthContext,
+  auth: Authenticated,
+  input: { friendlyName: string | undefined; issuer: string | undefined },
+  info: RequestInfo,
+): Promise<EnrolledTotp> {
+  requireMfaCaller(auth);
+  const { user } = auth;
+  const issuer = input.issuer?.trim() || new URL(ctx.auth.siteUrl).hostname;
+  const label = user.email || user.phone || user.id;
+  const secret = new Secret({ size: 20 }).base32;
+  const totp = totpFor(secret, issuer, label);
+  const uri = totp.toString();
+  const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M' });
+  const factor = await insertFactor(
+    ctx,
+    auth,
+    {
+      factorType: 'totp',
+      friendlyName: input.friendlyName?.trim() || null,
+      secret: encryptSecret(ctx.keys.hmacKey, secret),
+    },
+    info,
+  );
   return {
-    id: outcome.id,
+    id: factor.id,
     type: 'totp',
-    friendly_name: outcome.friendlyName ?? '',
+    friendly_name: factor.friendlyName ?? '',
     totp: { qr_code: qrCode, secret, uri },
   };
+}
+
+/**
+ * A new unverified WebAuthn factor; its credential is registered by the first challenge
+ * (`create`) and its verification.
+ */
+export async function enrollWebauthn(
+  ctx: AuthContext,
+  auth: Authenticated,
+  input: { friendlyName: string | undefined },
+  info: RequestInfo,
+): Promise<{ id: string; type: 'webauthn'; friendly_name: string }> {
+  const factor = await insertFactor(
+    ctx,
+    auth,
+    { factorType: 'webauthn', friendlyName: input.friendlyName?.trim() || null },
+    info,
+  );
+  return { id: factor.id, type: 'webauthn', friendly_name: factor.friendlyName ?? '' };
 }
 
 /**
@@ -264,9 +317,51 @@ const nameConflict = (name: string) =>
     `A factor with the friendly name "${name.slice(0, 100)}" for this user already exists`,
   );
 
+type ChallengeJson = {
+  id: string;
+  type: FactorRow['factorType'];
+  expires_at: number;
+  webauthn?:
+    | {
+        type: 'create';
+        credential_options: { publicKey: PublicKeyCredentialCreationOptionsJSON };
+      }
+    | {
+        type: 'request';
+        credential_options: { publicKey: PublicKeyCredentialRequestOptionsJSON };
+      };
+};
+
+/** What a WebAuthn factor's challenge asks of the authenticator: register first, then sign. */
+async function webauthnChallenge(
+  ctx: AuthContext,
+  auth: Authenticated,
+  factor: FactorRow,
+): Promise<NonNullable<ChallengeJson['webauthn']>> {
+  const rp = ctx.auth.webauthn;
+  const credential = factor.status === 'verified' ? factor.webauthnCredential : null;
+  if (credential) {
+    return {
+      type: 'request',
+      credential_options: { publicKey: await authenticationOptions(rp, [credential]) },
+    };
+  }
+  // The user's other WebAuthn factors: the authenticator must not register twice.
+  const exclude = (await factorsOf(ctx.db, auth.user.id)).flatMap((f) =>
+    f.webauthnCredential ? [f.webauthnCredential] : [],
+  );
+  return {
+    type: 'create',
+    credential_options: {
+      publicKey: await registrationOptions(rp, auth.user, exclude, 'factor'),
+    },
+  };
+}
+
 /**
  * A challenge for one of the caller's factors, bound to the caller's IP, expiring. For a
- * phone factor it texts a code (one SMS per number per SMS_MAX_FREQUENCY).
+ * phone factor it texts a code (one SMS per number per SMS_MAX_FREQUENCY); for a WebAuthn
+ * factor it carries the credential options (`create` until verified, then `request`).
  */
 export async function createChallenge(
   ctx: AuthContext,
@@ -274,7 +369,7 @@ export async function createChallenge(
   factorId: string,
   input: { channel: string | undefined },
   info: RequestInfo,
-): Promise<{ id: string; type: 'totp' | 'phone'; expires_at: number }> {
+): Promise<ChallengeJson> {
   requireMfaCaller(auth);
   if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
   const factor = await findFactor(ctx.db, auth.user.id, factorId);
@@ -286,13 +381,22 @@ export async function createChallenge(
     assertSmsChannel(input.channel);
     await claimSmsSlot(ctx, phone as string);
   }
+  const webauthn =
+    factor.factorType === 'webauthn' ? await webauthnChallenge(ctx, auth, factor) : undefined;
   const code = phone ? randomCode(ctx.auth.sms.otpLength) : null;
   const challenge = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock();
     const expiresAt = new Date(now.getTime() + ctx.auth.mfa.challengeExpiry * 1000);
     const [row] = await tx
       .insert(authMfaChallenges)
-      .values({ factorId: factor.id, ip: info.ip, expiresAt, createdAt: now })
+      .values({
+        factorId: factor.id,
+        ip: info.ip,
+        webauthnChallenge: webauthn?.credential_options.publicKey.challenge ?? null,
+        webauthnType: webauthn?.type ?? null,
+        expiresAt,
+        createdAt: now,
+      })
       .returning({ id: authMfaChallenges.id });
     const id = (row as { id: string }).id;
     if (code) {
@@ -305,7 +409,13 @@ export async function createChallenge(
       .update(authMfaFactors)
       .set({ lastChallengedAt: now })
       .where(eq(authMfaFactors.id, factor.id));
-    return { id, type: factor.factorType, expires_at: Math.floor(expiresAt.getTime() / 1000) };
+    const json: ChallengeJson = {
+      id,
+      type: factor.factorType,
+      expires_at: Math.floor(expiresAt.getTime() / 1000),
+    };
+    if (webauthn) json.webauthn = webauthn;
+    return json;
   });
   if (phone && code) {
     try {
@@ -319,17 +429,86 @@ export async function createChallenge(
   return challenge;
 }
 
+type ChallengeRow = typeof authMfaChallenges.$inferSelect;
+type Answer = {
+  code: string;
+  webauthn: { type: string | undefined; response: unknown } | undefined;
+};
+/** The factor's new state after a right answer, or null for a wrong one. */
+type Checked = Partial<Pick<FactorRow, 'lastUsedStep' | 'webauthnCredential'>> | null;
+
+/** Checks the answer to a challenge against the factor: a TOTP or SMS code, or a WebAuthn response. */
+async function checkAnswer(
+  ctx: AuthContext,
+  factor: FactorRow,
+  challenge: ChallengeRow,
+  answer: Answer,
+  now: Date,
+): Promise<Checked> {
+  if (factor.factorType === 'totp') {
+    const step = acceptedStep(ctx, factor, answer.code, now);
+    return step === null ? null : { lastUsedStep: step };
+  }
+  if (factor.factorType === 'phone') {
+    const ok =
+      challenge.otpHash !== null &&
+      /^\d{6,10}$/.test(answer.code) &&
+      safeEqualHex(challenge.otpHash, challengeCodeHash(ctx, challenge.id, answer.code));
+    return ok ? {} : null;
+  }
+  const expected = challenge.webauthnChallenge;
+  if (!answer.webauthn || !expected || answer.webauthn.type !== challenge.webauthnType) {
+    return null;
+  }
+  const rp = ctx.auth.webauthn;
+  if (challenge.webauthnType === 'create') {
+    const created = await verifyRegistration(rp, answer.webauthn.response, expected);
+    return created
+      ? {
+          webauthnCredential: {
+            id: created.id,
+            publicKey: created.publicKey,
+            counter: created.counter,
+            transports: created.transports,
+          },
+        }
+      : null;
+  }
+  const stored = factor.webauthnCredential;
+  if (!stored) return null;
+  const counter = await verifyAssertion(rp, answer.webauthn.response, expected, stored);
+  return counter === null ? null : { webauthnCredential: { ...stored, counter } };
+}
+
+const wrongAnswer: Record<FactorRow['factorType'], () => AuthError> = {
+  totp: () => mfaErrors.verificationFailed(),
+  phone: () => new AuthError(422, 'mfa_verification_failed', 'Invalid MFA Phone code entered'),
+  webauthn: () =>
+    new AuthError(422, 'mfa_verification_failed', 'Invalid WebAuthn credential response'),
+};
+
+const amrMethod: Record<FactorRow['factorType'], string> = {
+  totp: 'totp',
+  phone: 'mfa/phone',
+  webauthn: 'mfa/webauthn',
+};
+
 /**
- * Checks the code against the challenge (single use, expiring, same IP, attempt-limited) and
- * the SMS code or the TOTP secret (±1 time step, never a step at or before the last one accepted, so a code
- * cannot be replayed), then raises the same session to aal2. Runs in one transaction that
- * commits failed attempts too.
+ * Checks the answer against the challenge (single use, expiring, same IP, attempt-limited)
+ * and the factor (the SMS code; the TOTP secret, ±1 time step, never a step at or before the
+ * last one accepted, so a code cannot be replayed; the WebAuthn credential, whose counter
+ * must grow), then raises the same session to aal2. Runs in one transaction that commits
+ * failed attempts too.
  */
 export async function verifyChallenge(
   ctx: AuthContext,
   auth: Authenticated,
   factorId: string,
-  input: { challengeId: string | undefined; code: string | undefined },
+  input: {
+    challengeId: string | undefined;
+    code: string | undefined;
+    webauthn?: { type: string | undefined; response: unknown } | undefined;
+  },
   info: RequestInfo,
 ): Promise<SessionJson> {
   const session = requireMfaCaller(auth);
@@ -337,7 +516,7 @@ export async function verifyChallenge(
   if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
   const challengeId: string = input.challengeId ?? '';
   if (!isUuid(challengeId)) throw mfaErrors.challengeExpired(String(challengeId).slice(0, 40));
-  const code = (input.code ?? '').trim();
+  const answer: Answer = { code: (input.code ?? '').trim(), webauthn: input.webauthn };
   const outcome = await ctx.db.transaction(async (tx) => {
     const factor = await findFactor(tx, user.id, factorId, { lock: true });
     if (!factor) return mfaErrors.factorNotFound();
@@ -362,31 +541,19 @@ export async function verifyChallenge(
         'Challenge and verify IP addresses mismatch.',
       );
     }
-    let step: number | null = factor.lastUsedStep;
-    let ok: boolean;
-    if (factor.factorType === 'totp') {
-      step = acceptedStep(ctx, factor, code, now);
-      ok = step !== null;
-    } else {
-      ok =
-        challenge.otpHash !== null &&
-        /^\d{6,10}$/.test(code) &&
-        safeEqualHex(challenge.otpHash, challengeCodeHash(ctx, challenge.id, code));
-    }
-    if (!ok) {
+    const checked = await checkAnswer(ctx, factor, challenge, answer, now);
+    if (!checked) {
       await failAttempt(tx, challenge.id, challenge.attempts);
       await audit(tx, info, 'verification_attempted', user.id, {
         factor_id: factor.id,
         ok: false,
       });
-      return factor.factorType === 'totp'
-        ? mfaErrors.verificationFailed()
-        : new AuthError(422, 'mfa_verification_failed', 'Invalid MFA Phone code entered');
+      return wrongAnswer[factor.factorType]();
     }
     await tx.delete(authMfaChallenges).where(eq(authMfaChallenges.id, challenge.id));
     await tx
       .update(authMfaFactors)
-      .set({ status: 'verified', lastUsedStep: step, updatedAt: now })
+      .set({ status: 'verified', ...checked, updatedAt: now })
       .where(eq(authMfaFactors.id, factor.id));
     if (factor.status === 'unverified') {
       // The first factor of a type verified: abandoned enrolments of that type go.
@@ -414,8 +581,15 @@ export async function verifyChallenge(
       );
     }
     const [fresh] = await tx.select().from(authUsers).where(eq(authUsers.id, user.id));
-    const method = factor.factorType === 'totp' ? 'totp' : 'mfa/phone';
-    return elevateSession(ctx, tx, fresh ?? user, current, factor.id, method, info);
+    return elevateSession(
+      ctx,
+      tx,
+      fresh ?? user,
+      current,
+      factor.id,
+      amrMethod[factor.factorType],
+      info,
+    );
   });
   if (outcome instanceof AuthError) throw outcome;
   return outcome;
@@ -462,7 +636,7 @@ export async function deleteFactor(
     .set({
       aal: 'aal1',
       factorId: null,
-      amr: sql`coalesce((select jsonb_agg(e) from jsonb_array_elements(${authSessions.amr}) e where e->>'method' not in ('totp', 'mfa/phone')), '[]'::jsonb)`,
+      amr: sql`coalesce((select jsonb_agg(e) from jsonb_array_elements(${authSessions.amr}) e where e->>'method' not in ('totp', 'mfa/phone', 'mfa/webauthn')), '[]'::jsonb)`,
       updatedAt: ctx.clock(),
     })
     .where(eq(authSessions.factorId, factor.id));

@@ -229,6 +229,8 @@ export interface AuthSettings {
   disable_signup?: boolean;
   mailer_autoconfirm?: boolean;
   phone_autoconfirm?: boolean;
+  /** Passkey sign-in (GoTrue's flag; ours is always on). */
+  passkeys_enabled?: boolean;
 }
 
 const NOT_PROVIDERS = new Set(['email', 'phone', 'anonymous_users', 'saml', 'web3']);
@@ -267,4 +269,12 @@ export function providerLabel(provider: string, settings?: AuthSettings): string
   if (name) return name;
   const plain = provider.replace(/^custom:/, '').replace(/[_-]+/g, ' ');
   return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
+
+/** Whether this browser can run WebAuthn ceremonies (what auth-js checks before one). */
+export function browserSupportsWebAuthn(): boolean {
+  return (
+    typeof window.PublicKeyCredential === 'function' &&
+    typeof navigator.credentials?.get === 'function'
+  );
 }

@@ -191,7 +191,19 @@ export const authFlowStates = authSchema.table(
   (t) => [uniqueIndex('flow_states_auth_code_hash_key').on(t.authCodeHash)],
 );
 
-/** MFA factors (TOTP; phone). The TOTP secret is stored encrypted (AES-256-GCM). */
+/** What a WebAuthn credential needs for later assertions (public key and counter, not secret). */
+export type WebAuthnCredentialJson = {
+  /** base64url credential id and COSE public key. */
+  id: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+};
+
+/**
+ * MFA factors (TOTP; phone; WebAuthn). The TOTP secret is stored encrypted (AES-256-GCM); a
+ * WebAuthn factor keeps its credential's public key, which is not secret.
+ */
 export const authMfaFactors = authSchema.table(
   'mfa_factors',
   {
@@ -200,7 +212,7 @@ export const authMfaFactors = authSchema.table(
       .notNull()
       .references(() => authUsers.id, { onDelete: 'cascade' }),
     friendlyName: text('friendly_name'),
-    factorType: text('factor_type', { enum: ['totp', 'phone'] }).notNull(),
+    factorType: text('factor_type', { enum: ['totp', 'phone', 'webauthn'] }).notNull(),
     status: text('status', { enum: ['unverified', 'verified'] })
       .notNull()
       .default('unverified'),
@@ -210,6 +222,8 @@ export const authMfaFactors = authSchema.table(
     phone: text('phone'),
     /** The highest TOTP time step accepted: a code is never accepted twice. */
     lastUsedStep: integer('last_used_step'),
+    /** The credential registered by a verified WebAuthn factor. */
+    webauthnCredential: jsonb('webauthn_credential').$type<WebAuthnCredentialJson>(),
     lastChallengedAt: timestamp('last_challenged_at', { withTimezone: true }),
     ...timestamps,
   },
@@ -230,11 +244,63 @@ export const authMfaChallenges = authSchema.table(
     ip: text('ip').notNull(),
     /** Keyed hash of the code sent by SMS (phone factors). */
     otpHash: text('otp_hash'),
+    /** WebAuthn factors: the challenge the authenticator must sign, and for which ceremony. */
+    webauthnChallenge: text('webauthn_challenge'),
+    webauthnType: text('webauthn_type', { enum: ['create', 'request'] }),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('mfa_challenges_factor_id_idx').on(t.factorId)],
+);
+
+/**
+ * Passkeys: discoverable WebAuthn credentials that sign a user in on their own (first factor,
+ * GoTrue's `webauthn_credentials`), apart from WebAuthn MFA factors.
+ */
+export const authPasskeys = authSchema.table(
+  'webauthn_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    /** base64url credential id (as the authenticator reports it) and COSE public key. */
+    credentialId: text('credential_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter: a later assertion must count higher (clones). */
+    signCount: integer('sign_count').notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    aaguid: text('aaguid'),
+    backupEligible: boolean('backup_eligible').notNull().default(false),
+    backedUp: boolean('backed_up').notNull().default(false),
+    friendlyName: text('friendly_name').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('webauthn_credentials_credential_id_key').on(t.credentialId),
+    index('webauthn_credentials_user_id_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * Passkey ceremonies in progress: the challenge to be signed, for whom (registration) or for
+ * anyone (sign-in); single use (deleted when answered), expiring.
+ */
+export const authPasskeyChallenges = authSchema.table(
+  'webauthn_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => authUsers.id, { onDelete: 'cascade' }),
+    challengeType: text('challenge_type', {
+      enum: ['registration', 'authentication'],
+    }).notNull(),
+    challenge: text('challenge').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webauthn_challenges_expires_at_idx').on(t.expiresAt)],
 );
 
 export const authAuditLog = authSchema.table(

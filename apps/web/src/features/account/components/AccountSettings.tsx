@@ -6,12 +6,13 @@ import { useAccountUser } from '../hooks/useAccountUser.ts';
 import { EmailSection } from './EmailSection.tsx';
 import { IdentitiesSection } from './IdentitiesSection.tsx';
 import { MfaSection } from './MfaSection.tsx';
+import { PasskeysSection } from './PasskeysSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PhoneSection } from './PhoneSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 
 /**
- * `/admin/account`: profile, email, phone, password, MFA factors and linked identities;
+ * `/admin/account`: profile, email, phone, password, passkeys, MFA factors and linked identities;
  * `notices` (composed by the route, e.g. pending invitations) come first.
  */
 export function AccountSettings({ notices }: { notices?: ReactNode }) {
@@ -41,6 +42,7 @@ export function AccountSettings({ notices }: { notices?: ReactNode }) {
           <EmailSection user={user.data} />
           <PhoneSection user={user.data} />
           <PasswordSection />
+          <PasskeysSection />
           <MfaSection user={user.data} />
           <IdentitiesSection user={user.data} />
         </>

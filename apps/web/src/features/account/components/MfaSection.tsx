@@ -11,10 +11,10 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Factor, User } from '@supabase/auth-js';
-import { IconDeviceMobile, IconShieldLock } from '@tabler/icons-react';
+import { IconDeviceMobile, IconShieldLock, IconUsb } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getAuthClient } from '../../../lib/auth-client.ts';
+import { browserSupportsWebAuthn, getAuthClient } from '../../../lib/auth-client.ts';
 import { useRefreshUser } from '../hooks/useAccountUser.ts';
 import { useAuthAction } from '../hooks/useAuthAction.ts';
 import { ErrorAlert, Notice, Section } from './Section.tsx';
@@ -36,8 +36,16 @@ export function qrCodeSrc(qrCode: string): string {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
+/** `base`, or `base 2`, `base 3`, ...: factor names are unique per user. */
+function unusedName(base: string, taken: ReadonlyArray<string | undefined>): string {
+  let name = base;
+  for (let n = 2; taken.includes(name); n++) name = `${base} ${n}`;
+  return name;
+}
+
 /**
- * MFA factors: list, enrol TOTP (QR code and secret, then the first code) or a phone, remove.
+ * MFA factors: list, enrol TOTP (QR code and secret, then the first code), a phone or a
+ * security key (auth-js `mfa.webauthn.register`: the browser's create dialog), remove.
  * A verified factor can only be removed from an aal2 session; the server says so otherwise.
  */
 export function MfaSection({ user }: { user: User }) {
@@ -50,7 +58,7 @@ export function MfaSection({ user }: { user: User }) {
   const action = useAuthAction();
 
   /** Unverified leftovers of an abandoned enrolment would clash by name: remove them first. */
-  async function dropUnverified(type: 'totp' | 'phone') {
+  async function dropUnverified(type: 'totp' | 'phone' | 'webauthn') {
     const mfa = getAuthClient().mfa;
     for (const factor of factors) {
       if (factor.factor_type === type && factor.status !== 'verified') {
@@ -76,6 +84,21 @@ export function MfaSection({ user }: { user: User }) {
       });
       return undefined;
     });
+
+  const addSecurityKey = async () => {
+    const ok = await action.run(async () => {
+      await dropUnverified('webauthn');
+      const verified = factors.filter((f) => f.status === 'verified');
+      return getAuthClient().mfa.webauthn.register({
+        friendlyName: unusedName(
+          t('mfa.webauthnName'),
+          verified.map((f) => f.friendly_name),
+        ),
+      });
+    });
+    if (ok) notifications.show({ color: 'green', message: t('mfa.enabled') });
+    await refresh();
+  };
 
   const startPhone = async (event: FormEvent) => {
     event.preventDefault();
@@ -168,6 +191,8 @@ export function MfaSection({ user }: { user: User }) {
                 <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
                   {factor.factor_type === 'phone' ? (
                     <IconDeviceMobile size={20} aria-hidden />
+                  ) : factor.factor_type === 'webauthn' ? (
+                    <IconUsb size={20} aria-hidden />
                   ) : (
                     <IconShieldLock size={20} aria-hidden />
                   )}
@@ -308,6 +333,16 @@ export function MfaSection({ user }: { user: User }) {
             >
               {t('mfa.enrolPhone')}
             </Button>
+            {browserSupportsWebAuthn() ? (
+              <Button
+                variant="default"
+                leftSection={<IconUsb size={18} aria-hidden />}
+                onClick={() => void addSecurityKey()}
+                disabled={action.busy}
+              >
+                {t('mfa.enrolWebauthn')}
+              </Button>
+            ) : null}
           </Group>
         </>
       )}

@@ -1,8 +1,8 @@
-import { Alert, Anchor, Button, Group, Loader, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Factor } from '@supabase/auth-js';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getAuthClient } from '../../../lib/auth-client.ts';
+import { browserSupportsWebAuthn, getAuthClient } from '../../../lib/auth-client.ts';
 import { AuthErrorAlert } from './AuthErrorAlert.tsx';
 import { CodeInput } from './CodeInput.tsx';
 
@@ -13,11 +13,13 @@ interface MfaStepProps {
 
 /**
  * The second factor at sign-in: a TOTP code (challengeAndVerify), or for a user with only a
- * phone factor, a code sent by text message (challenge, then verify).
+ * phone factor, a code sent by text message (challenge, then verify); and a security key
+ * (auth-js `mfa.webauthn.authenticate`) when the user has one, beside a code or alone.
  */
 export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
   const { t } = useTranslation('auth');
   const [factor, setFactor] = useState<Factor | null | undefined>(undefined);
+  const [keyFactor, setKeyFactor] = useState<Factor | null>(null);
   const [challengeId, setChallengeId] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -35,6 +37,7 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
         return;
       }
       const chosen = data.totp[0] ?? data.phone[0] ?? null;
+      setKeyFactor(browserSupportsWebAuthn() ? (data.webauthn[0] ?? null) : null);
       setFactor(chosen);
       if (chosen?.factor_type === 'phone') {
         const challenge = await auth.mfa.challenge({ factorId: chosen.id });
@@ -72,6 +75,33 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
     })();
   };
 
+  const verifyWithKey = (factorId: string) => {
+    setBusy(true);
+    setError(null);
+    void (async () => {
+      const { verifySecurityKey } = await import('../webauthn-ceremonies.ts');
+      const result = await verifySecurityKey(factorId);
+      setBusy(false);
+      if (result.error) {
+        setError(result.error.message);
+        return;
+      }
+      onVerified();
+    })();
+  };
+
+  const keyButton = keyFactor ? (
+    <Button
+      variant={factor ? 'default' : 'filled'}
+      loading={busy && !factor}
+      disabled={busy && Boolean(factor)}
+      onClick={() => verifyWithKey(keyFactor.id)}
+      fullWidth
+    >
+      {t('actions.securityKey')}
+    </Button>
+  ) : null;
+
   const other = (
     <Group justify="center">
       <Anchor component="button" type="button" size="sm" onClick={onOtherAccount}>
@@ -85,6 +115,16 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
       <Group justify="center" py="md">
         <Loader size="sm" aria-label={t('dialog.mfaTitle')} />
       </Group>
+    );
+  }
+  if (factor === null && keyFactor) {
+    return (
+      <Stack gap="md">
+        <Text size="sm">{t('fields.mfaKeyHint')}</Text>
+        <AuthErrorAlert message={error} />
+        {keyButton}
+        {other}
+      </Stack>
     );
   }
   if (factor === null) {
@@ -120,6 +160,7 @@ export function MfaStep({ onVerified, onOtherAccount }: MfaStepProps) {
         <Button type="submit" loading={busy} fullWidth>
           {t('actions.verify')}
         </Button>
+        {keyButton}
         {other}
       </Stack>
     </form>

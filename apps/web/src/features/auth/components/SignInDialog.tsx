@@ -15,7 +15,12 @@ import { IconLogin2, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { getAuthClient, loginRedirectUrl, recoveryRedirectUrl } from '../../../lib/auth-client.ts';
+import {
+  browserSupportsWebAuthn,
+  getAuthClient,
+  loginRedirectUrl,
+  recoveryRedirectUrl,
+} from '../../../lib/auth-client.ts';
 import { getAuthStatus } from '../../../lib/auth-session.ts';
 import { safeRedirectPath } from '../../../lib/safe-redirect.ts';
 import { useAuthSettings } from '../hooks/useAuthSettings.ts';
@@ -118,7 +123,7 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
     }
   }
 
-  function throwIf(authError: AuthError | null) {
+  function throwIf(authError: AuthError | Error | null) {
     if (authError) throw authError;
   }
 
@@ -239,6 +244,17 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
     });
   };
 
+  /** The browser's passkey picker; a passkey is a first factor (MFA may follow). */
+  const passkey = () => {
+    void run(async () => {
+      const { signInWithPasskey } = await import('../webauthn-ceremonies.ts');
+      const { data, error: authError } = await signInWithPasskey();
+      throwIf(authError);
+      await afterFirstFactor(data?.session ?? null);
+    });
+  };
+  const passkeysOffered = settings.data?.passkeys_enabled === true && browserSupportsWebAuthn();
+
   const oauth = (provider: string) => {
     void run(async () => {
       const { error: authError } = await getAuthClient().signInWithOAuth({
@@ -308,6 +324,11 @@ export function SignInDialog({ opened, onClose, redirectTo }: SignInDialogProps)
       const signingUp = step.kind === 'signUp';
       body = (
         <Stack gap="md">
+          {signingUp || !passkeysOffered ? null : (
+            <Button variant="default" disabled={busy} onClick={passkey} fullWidth>
+              {t('actions.passkey')}
+            </Button>
+          )}
           <OAuthButtons disabled={busy} onSelect={oauth} />
           <form onSubmit={signingUp ? submitSignUp : submitSignIn} noValidate>
             <Stack gap="md">

@@ -1,0 +1,256 @@
+import { eq } from 'drizzle-orm';
+import { isUniqueViolation } from '../db/refusals.ts';
+import { authUsers } from '../db/schema/auth.ts';
+import { audit } from './audit.ts';
+import type { AuthContext, RequestInfo } from './context.ts';
+import { AuthError, errors } from './errors.ts';
+import type { Authenticated } from './guard.ts';
+import { isUuid } from './mfa.ts';
+import { hasVerifiedFactor } from './mfa-factors.ts';
+import {
+  consumeChallenge,
+  countPasskeys,
+  deletePasskey,
+  findPasskey,
+  findPasskeyByCredentialId,
+  insertChallenge,
+  insertPasskey,
+  passkeyJson,
+  passkeysOf,
+  recordPasskeyUse,
+  renamePasskey,
+} from './passkey-credentials.ts';
+import { type SessionJson, startSession } from './sessions.ts';
+import { findUserById, isBanned } from './users.ts';
+import {
+  assertionCredentialId,
+  authenticationOptions,
+  registrationOptions,
+  userIdFromHandle,
+  verifyAssertion,
+  verifyRegistration,
+} from './webauthn.ts';
+
+/** Passkeys (GoTrue's /passkeys endpoints): discoverable credentials that sign a user in. */
+
+/** GoTrue's name for a new passkey (it would name known authenticator models; we do not). */
+const DEFAULT_NAME = 'Passkey';
+const NAME_MAX = 120;
+
+const passkeyErrors = {
+  challengeNotFound: () =>
+    new AuthError(400, 'webauthn_challenge_not_found', 'Challenge not found or already used'),
+  challengeExpired: () => new AuthError(400, 'webauthn_challenge_expired', 'Challenge has expired'),
+  verificationFailed: () =>
+    new AuthError(400, 'webauthn_verification_failed', 'Credential verification failed'),
+  notFound: () => new AuthError(404, 'validation_failed', 'Passkey not found'),
+  tooMany: () => new AuthError(422, 'too_many_passkeys', 'Maximum number of passkeys reached'),
+};
+
+type CeremonyInput = { challengeId: string | undefined; credential: unknown };
+
+/**
+ * With a verified MFA factor, adding or removing a passkey (a way in) needs an aal2 session;
+ * without one the user cannot reach aal2, so nothing more is asked (GoTrue's rule).
+ */
+async function requireManagementAal(ctx: AuthContext, auth: Authenticated): Promise<void> {
+  if (auth.session?.aal === 'aal2') return;
+  if (await hasVerifiedFactor(ctx.db, auth.user.id)) {
+    throw new AuthError(
+      403,
+      'insufficient_aal',
+      'AAL2 session is required to manage passkeys when MFA is enabled',
+    );
+  }
+}
+
+function requireCeremony(input: CeremonyInput): string {
+  if (!input.challengeId) throw errors.validation('challenge_id is required');
+  if (input.credential === undefined || input.credential === null) {
+    throw errors.validation('credential is required');
+  }
+  if (!isUuid(input.challengeId)) throw errors.validation('challenge_id must be a valid UUID');
+  return input.challengeId;
+}
+
+function expiry(ctx: AuthContext): Date {
+  return new Date(ctx.clock().getTime() + ctx.auth.webauthn.challengeExpiry * 1000);
+}
+
+export async function startRegistration(ctx: AuthContext, auth: Authenticated) {
+  await requireManagementAal(ctx, auth);
+  const existing = await passkeysOf(ctx.db, auth.user.id);
+  if (existing.length >= ctx.auth.webauthn.maxPasskeys) throw passkeyErrors.tooMany();
+  const options = await registrationOptions(
+    ctx.auth.webauthn,
+    auth.user,
+    existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
+    'passkey',
+  );
+  const expiresAt = expiry(ctx);
+  const challengeId = await insertChallenge(
+    ctx.db,
+    { userId: auth.user.id, type: 'registration', challenge: options.challenge, expiresAt },
+    ctx.clock(),
+  );
+  return { challenge_id: challengeId, options, expires_at: Math.floor(expiresAt.getTime() / 1000) };
+}
+
+export async function finishRegistration(
+  ctx: AuthContext,
+  auth: Authenticated,
+  input: CeremonyInput,
+  info: RequestInfo,
+) {
+  await requireManagementAal(ctx, auth);
+  const challengeId = requireCeremony(input);
+  const { user } = auth;
+  const challenge = await consumeChallenge(ctx.db, challengeId, 'registration', user.id);
+  if (!challenge) throw passkeyErrors.challengeNotFound();
+  if (challenge.expiresAt.getTime() <= ctx.clock().getTime()) {
+    throw passkeyErrors.challengeExpired();
+  }
+  const credential = await verifyRegistration(
+    ctx.auth.webauthn,
+    input.credential,
+    challenge.challenge,
+  );
+  if (!credential) throw passkeyErrors.verificationFailed();
+  const run = () =>
+    ctx.db.transaction(async (tx) => {
+      // Concurrent registrations of one user are counted one after the other.
+      await tx
+        .select({ id: authUsers.id })
+        .from(authUsers)
+        .where(eq(authUsers.id, user.id))
+        .for('update');
+      if ((await countPasskeys(tx, user.id)) >= ctx.auth.webauthn.maxPasskeys) {
+        return passkeyErrors.tooMany();
+      }
+      const row = await insertPasskey(tx, user.id, credential, DEFAULT_NAME, ctx.clock());
+      await audit(tx, info, 'passkey_created', user.id, { passkey_id: row.id });
+      return row;
+    });
+  let outcome: Awaited<ReturnType<typeof run>>;
+  try {
+    outcome = await run();
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AuthError(
+        422,
+        'webauthn_credential_exists',
+        'This credential is already registered',
+      );
+    }
+    throw error;
+  }
+  if (outcome instanceof AuthError) throw outcome;
+  return {
+    id: outcome.id,
+    friendly_name: outcome.friendlyName,
+    created_at: outcome.createdAt.toISOString(),
+  };
+}
+
+export async function startAuthentication(ctx: AuthContext) {
+  const options = await authenticationOptions(ctx.auth.webauthn, []);
+  const expiresAt = expiry(ctx);
+  const challengeId = await insertChallenge(
+    ctx.db,
+    { userId: null, type: 'authentication', challenge: options.challenge, expiresAt },
+    ctx.clock(),
+  );
+  return { challenge_id: challengeId, options, expires_at: Math.floor(expiresAt.getTime() / 1000) };
+}
+
+/**
+ * A discoverable sign-in: the assertion names its credential (and its user handle must be
+ * that credential's user); a valid signature with a grown counter starts an aal1 session
+ * whose amr says `passkey`.
+ */
+export async function finishAuthentication(
+  ctx: AuthContext,
+  input: CeremonyInput,
+  info: RequestInfo,
+): Promise<SessionJson> {
+  const challengeId = requireCeremony(input);
+  const challenge = await consumeChallenge(ctx.db, challengeId, 'authentication', null);
+  if (!challenge) throw passkeyErrors.challengeNotFound();
+  if (challenge.expiresAt.getTime() <= ctx.clock().getTime()) {
+    throw passkeyErrors.challengeExpired();
+  }
+  const credentialId = assertionCredentialId(input.credential);
+  const passkey = credentialId ? await findPasskeyByCredentialId(ctx.db, credentialId) : undefined;
+  if (!passkey) throw passkeyErrors.verificationFailed();
+  const handle = (input.credential as { response?: { userHandle?: unknown } }).response?.userHandle;
+  if (handle !== undefined && handle !== null && userIdFromHandle(handle) !== passkey.userId) {
+    throw passkeyErrors.verificationFailed();
+  }
+  const newCounter = await verifyAssertion(
+    ctx.auth.webauthn,
+    input.credential,
+    challenge.challenge,
+    {
+      id: passkey.credentialId,
+      publicKey: passkey.publicKey,
+      counter: passkey.signCount,
+      transports: passkey.transports,
+    },
+  );
+  if (newCounter === null) throw passkeyErrors.verificationFailed();
+  const user = await findUserById(ctx.db, passkey.userId);
+  if (!user) throw passkeyErrors.verificationFailed();
+  if (user.email && !user.emailConfirmedAt) {
+    throw new AuthError(403, 'email_not_confirmed', 'Email not confirmed');
+  }
+  if (user.phone && !user.phoneConfirmedAt) {
+    throw new AuthError(403, 'phone_not_confirmed', 'Phone not confirmed');
+  }
+  if (isBanned(user, ctx.clock())) throw errors.userBanned(403);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    if (!(await recordPasskeyUse(tx, passkey, newCounter, ctx.clock()))) {
+      return passkeyErrors.verificationFailed();
+    }
+    return startSession(ctx, tx, user, 'passkey', info);
+  });
+  if (outcome instanceof AuthError) throw outcome;
+  return outcome;
+}
+
+export async function listPasskeys(ctx: AuthContext, auth: Authenticated) {
+  return (await passkeysOf(ctx.db, auth.user.id)).map(passkeyJson);
+}
+
+export async function updatePasskey(
+  ctx: AuthContext,
+  auth: Authenticated,
+  id: string,
+  friendlyName: string | undefined,
+  info: RequestInfo,
+) {
+  const name = friendlyName?.trim() ?? '';
+  if (!name) throw errors.validation('friendly_name is required');
+  if ([...name].length > NAME_MAX) {
+    throw errors.validation(`friendly_name must be ${NAME_MAX} characters or less`);
+  }
+  const passkey = isUuid(id) ? await findPasskey(ctx.db, auth.user.id, id) : undefined;
+  if (!passkey) throw passkeyErrors.notFound();
+  const renamed = await renamePasskey(ctx.db, passkey, name, ctx.clock());
+  await audit(ctx.db, info, 'passkey_updated', auth.user.id, { passkey_id: passkey.id });
+  return passkeyJson(renamed);
+}
+
+export async function removePasskey(
+  ctx: AuthContext,
+  auth: Authenticated,
+  id: string,
+  info: RequestInfo,
+): Promise<void> {
+  await requireManagementAal(ctx, auth);
+  const passkey = isUuid(id) ? await findPasskey(ctx.db, auth.user.id, id) : undefined;
+  if (!passkey) throw passkeyErrors.notFound();
+  await ctx.db.transaction(async (tx) => {
+    await deletePasskey(tx, passkey.id);
+    await audit(tx, info, 'passkey_deleted', auth.user.id, { passkey_id: passkey.id });
+  });
+}
