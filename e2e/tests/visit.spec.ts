@@ -144,6 +144,9 @@ test.describe('visitor journeys', () => {
       .getByRole('button', { name: /^Book / })
       .first()
       .click();
+    await expect(page.getByRole('heading', { name: 'What is your name?' })).toBeVisible();
+    expect(await blockingViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${shots}visit-name-step-1280.png`, fullPage: true });
     await page.getByLabel('Your name').fill('Bea Booker');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByText('Your token')).toBeVisible();

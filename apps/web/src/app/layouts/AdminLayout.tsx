@@ -15,7 +15,7 @@ import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
-import { useUserData } from '../../entities/user/api.ts';
+import { useIsCompanyMember, useUserData } from '../../entities/user/api.ts';
 import { getAuthClient } from '../../lib/auth-client.ts';
 import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
@@ -45,7 +45,7 @@ export function Component() {
   const [opened, { toggle, close }] = useDisclosure(false);
   // Staff sections only once the roles record says so: a visitor never sees them, not even
   // for a moment while it loads.
-  const member = userData.data?.companies.some((company) => company.status === 'active') ?? false;
+  const member = useIsCompanyMember();
   const shown = sections.filter((section) => member || !section.staff);
 
   // SIGNED_OUT clears the query cache (auth-client.ts); the guard then goes home.

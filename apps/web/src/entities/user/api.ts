@@ -24,3 +24,12 @@ export function useUserData() {
   const user = useCurrentUser();
   return useQuery({ ...userDataQueryOptions(user?.id ?? 'anonymous'), enabled: Boolean(user) });
 }
+
+/**
+ * Whether the signed-in user is an active member of some company (staff screens are for them;
+ * a visitor sees their visits and account). False until the roles record says otherwise.
+ */
+export function useIsCompanyMember(): boolean {
+  const userData = useUserData();
+  return userData.data?.companies.some((company) => company.status === 'active') ?? false;
+}
