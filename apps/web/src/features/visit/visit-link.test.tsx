@@ -150,4 +150,55 @@ describe('a status link', () => {
     ).toBeInTheDocument();
     await waitFor(() => expect(reads()).toBe(1));
   });
+
+  it('tells a background tab when the turn comes: a notification once allowed, and the title', async () => {
+    const shown: string[] = [];
+    class FakeNotification {
+      static permission: NotificationPermission = 'granted';
+      static requestPermission = async () => 'granted' as const;
+      constructor(title: string) {
+        shown.push(title);
+      }
+    }
+    vi.stubGlobal('Notification', FakeNotification);
+    vi.stubGlobal(
+      'AudioContext',
+      class {
+        resume = async () => {};
+        currentTime = 0;
+        destination = {};
+        createOscillator = () => ({
+          frequency: {},
+          connect: (next: unknown) => next,
+          start: () => {},
+          stop: () => {},
+        });
+        createGain = () => ({
+          gain: { setValueAtTime: () => {}, exponentialRampToValueAtTime: () => {} },
+          connect: (next: unknown) => next,
+        });
+      },
+    );
+    const user = userEvent.setup();
+    open();
+    await user.click(await screen.findByRole('button', { name: 'Alert me when it is my turn' }));
+    expect(await screen.findByText(/You will be alerted/)).toBeInTheDocument();
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    try {
+      current = () => json({ data: { ...waiting, status: 'called', position: null } });
+      fakeRealtime(publicRealtime).send(topics.visit(KEY), {
+        type: 'session.now_serving',
+        sessionId: SESSION,
+        number: 17,
+        label: 'A-017',
+        serviceArea: 'Room 3',
+        recall: false,
+        at: '2026-03-30T08:31:00.000+00:00',
+      });
+      await waitFor(() => expect(shown).toEqual(['A-017: it is your turn, go to Room 3']));
+      expect(document.title).toBe('● A-017: it is your turn, go to Room 3');
+    } finally {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+    }
+  });
 });

@@ -9,6 +9,7 @@ import { followsSession, liveStatuses } from '../hooks/useLiveTokens.ts';
 import { CallWaiting } from './CallWaiting.tsx';
 import { PaymentStatusLine, PayPanel, type Price } from './PaymentPanel.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
+import { TurnAlerts } from './TurnAlerts.tsx';
 
 /** Position and estimated wait of a waiting token; nothing for other states. */
 export function TokenFigures({
@@ -110,6 +111,13 @@ export function LiveTokenCard({ token, price }: { token: QueueToken; price?: Pri
         </div>
         <PaymentStatusLine token={token} />
         {token.status === 'pending_payment' ? <PayPanel token={token} price={price} /> : null}
+        {liveStatuses.includes(token.status) ? (
+          <TurnAlerts
+            alert={token.status === 'called' ? 'called' : null}
+            number={token.displayNumber}
+            counter={token.counter}
+          />
+        ) : null}
       </Stack>
     </Paper>
   );

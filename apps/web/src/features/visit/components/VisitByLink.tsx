@@ -1,8 +1,8 @@
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconBell, IconMapPin, IconTicketOff } from '@tabler/icons-react';
+import { IconMapPin, IconTicketOff } from '@tabler/icons-react';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { Visit } from '@upnext/contract/visits';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
@@ -13,9 +13,10 @@ import { useLiveTopic } from '../../../lib/realtime-cache.ts';
 import { publicRealtime } from '../../../lib/stomp-client.ts';
 import { useLeaveByLink, useVisitByLink } from '../api/visitLink.ts';
 import { liveStatuses } from '../hooks/useLiveTokens.ts';
-import { type TurnAlert, useTurnAlert } from '../hooks/useTurnAlert.ts';
+import type { TurnAlert } from '../hooks/useTurnAlert.ts';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
+import { TurnAlerts } from './TurnAlerts.tsx';
 
 const alertOf = (visit: Visit | undefined): TurnAlert | null =>
   visit?.status === 'called' ? 'called' : visit?.turnApproaching ? 'approaching' : null;
@@ -30,17 +31,6 @@ export function VisitByLink({ linkKey }: { linkKey: string }) {
   const visit = useVisitByLink(linkKey);
   const live = visit.data && !visit.isError;
   useLiveTopic(live ? topics.visit(linkKey) : null, publicRealtime);
-  const shown = visit.data;
-  const message = useCallback(
-    (alert: TurnAlert) =>
-      alert === 'called'
-        ? shown?.counter
-          ? t('link.alertCalledAt', { number: shown.displayNumber, counter: shown.counter })
-          : t('link.alertCalled', { number: shown?.displayNumber ?? '' })
-        : t('link.alertApproaching', { number: shown?.displayNumber ?? '' }),
-    [t, shown?.displayNumber, shown?.counter],
-  );
-  const turn = useTurnAlert(alertOf(shown), message);
 
   if (visit.isPending) return <LoadingList rows={3} label={t('link.loading')} />;
   if (visit.isError) {
@@ -116,19 +106,7 @@ export function VisitByLink({ linkKey }: { linkKey: string }) {
         </Stack>
       </Paper>
       <VisitContext visit={data} />
-      {turn.permission !== 'granted' || !turn.soundOn ? (
-        <Button
-          variant="light"
-          leftSection={<IconBell size={18} aria-hidden />}
-          onClick={() => void turn.enable()}
-        >
-          {t('link.notifyMe')}
-        </Button>
-      ) : (
-        <Text size="sm" c="dimmed">
-          {t('link.notifyOn')}
-        </Text>
-      )}
+      <TurnAlerts alert={alertOf(data)} number={data.displayNumber} counter={data.counter} />
       <Text size="sm" c="dimmed">
         {t('link.liveHint')}
       </Text>
