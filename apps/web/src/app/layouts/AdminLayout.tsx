@@ -17,6 +17,7 @@ import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { getAuthClient } from '../../lib/auth-client.ts';
 import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
+import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';
 
@@ -70,6 +71,7 @@ export function Component() {
                 {user.displayName ?? user.email ?? user.phone}
               </Text>
             ) : null}
+            <LanguageSwitcher />
             <Button
               variant="subtle"
               color="gray"
