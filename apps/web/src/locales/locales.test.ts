@@ -29,28 +29,39 @@ function placeholders(text: string): Set<string> {
   return new Set([...text.matchAll(placeholder)].map((match) => match[1] ?? ''));
 }
 
-function same(a: Set<string>, b: Set<string>) {
-  return a.size === b.size && [...a].every((name) => b.has(name));
+/** The placeholders a text must have (`required`) and may have (`allowed`). */
+interface Expected {
+  english: string;
+  required: Set<string>;
+  allowed: Set<string>;
 }
 
 /**
  * What `language` must have for English's keys: the same keys, except that a plural (English
  * `x_one`, `x_other`) needs every plural form of that language (Arabic six, French three), plus
- * `x_zero` where English has one (i18next prefers it for a count of 0 in every language).
+ * `x_zero` where English has one (i18next prefers it for a count of 0 in every language). A
+ * plural form may leave out the count and what only some English forms name.
  */
 function expectedKeys(english: Map<string, string>, language: string) {
   const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
-  const expected = new Map<string, { english: string; plural: boolean }>();
+  const expected = new Map<string, Expected>();
   for (const [key, text] of english) {
     const base = key.replace(pluralSuffix, '');
     if (base === key) {
-      expected.set(key, { english: text, plural: false });
+      const own = placeholders(text);
+      expected.set(key, { english: text, required: own, allowed: own });
       continue;
     }
-    // A plural form's placeholders are those of English's `_other` (a form may leave out the count).
-    const other = english.get(`${base}_other`) ?? text;
+    const forms = [...english]
+      .filter(([other]) => other.replace(pluralSuffix, '') === base && other !== base)
+      .map(([, form]) => placeholders(form));
+    const allowed = new Set(forms.flatMap((form) => [...form]));
+    const required = new Set(
+      [...allowed].filter((name) => name !== 'count' && forms.every((form) => form.has(name))),
+    );
+    const source = english.get(`${base}_other`) ?? text;
     for (const category of [...categories, ...(key.endsWith('_zero') ? ['zero'] : [])]) {
-      expected.set(`${base}_${category}`, { english: other, plural: true });
+      expected.set(`${base}_${category}`, { english: source, required, allowed });
     }
   }
   return expected;
@@ -64,22 +75,19 @@ function problemsOf(language: string, file: string): string[] {
   const translated = leaves(files[path]);
   const expected = expectedKeys(english, language);
   const problems: string[] = [];
-  for (const [key, { english: source, plural }] of expected) {
+  for (const [key, { english: source, required, allowed }] of expected) {
     const text = translated.get(key);
     if (text === undefined) {
       problems.push(`${path}: missing "${key}" (English: ${JSON.stringify(source)})`);
       continue;
     }
     if (!text.trim()) problems.push(`${path}: "${key}" is empty`);
-    const wanted = placeholders(source);
     const got = placeholders(text);
-    if (plural) {
-      wanted.delete('count');
-      got.delete('count');
-    }
-    if (!same(wanted, got)) {
+    const lacking = [...required].filter((name) => !got.has(name));
+    const unknown = [...got].filter((name) => !allowed.has(name));
+    if (lacking.length > 0 || unknown.length > 0) {
       problems.push(
-        `${path}: "${key}" has placeholders {${[...got].join(', ')}}, English {${[...wanted].join(', ')}}`,
+        `${path}: "${key}" lacks {${lacking.join(', ')}} and has unknown {${unknown.join(', ')}}`,
       );
     }
   }
