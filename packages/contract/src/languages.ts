@@ -2,20 +2,20 @@
  * The languages the product speaks (web, emails, SMS, the board): the one list. English is the
  * source of every text and the fallback; `dir` is how a language is written.
  */
-export const languages = {
+export const languageCodes = ['en', 'fr', 'ar'] as const;
+
+export type Language = (typeof languageCodes)[number];
+
+export const languages: Readonly<Record<Language, { name: string; dir: 'ltr' | 'rtl' }>> = {
   en: { name: 'English', dir: 'ltr' },
   fr: { name: 'Français', dir: 'ltr' },
   ar: { name: 'العربية', dir: 'rtl' },
-} as const;
-
-export type Language = keyof typeof languages;
+};
 
 export const defaultLanguage: Language = 'en';
 
-export const languageCodes = Object.keys(languages) as Language[];
-
 export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && Object.hasOwn(languages, value);
+  return typeof value === 'string' && (languageCodes as readonly string[]).includes(value);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Language } from '@upnext/contract/languages';
 import { visitPath } from '@upnext/contract/routes';
 import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
@@ -15,9 +16,9 @@ import * as repo from './tokens.repository.ts';
 
 export type NotifyDeps = { publicUrl: string; smsEnabled: boolean };
 
-/** "Mon 30 Mar, 09:20" in the session's zone. */
-function formatWhen(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+/** "Mon 30 Mar, 09:20" in the session's zone and the holder's language. */
+function formatWhen(instant: Date, timeZone: string, language: Language): string {
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
     timeZone,
     weekday: 'short',
     day: 'numeric',
@@ -51,10 +52,12 @@ export async function notifyHolder(
     displayNumber: token.displayNumber,
     counter: session.subQueueName,
     statusUrl: statusUrlOf(deps.publicUrl, token),
-    ...(token.slotStartsAt ? { when: formatWhen(token.slotStartsAt, session.timezone) } : {}),
+    ...(token.slotStartsAt
+      ? { when: formatWhen(token.slotStartsAt, session.timezone, token.language) }
+      : {}),
     ...extra,
   };
-  const message = renderTokenMessage(kind, data);
+  const message = renderTokenMessage(kind, data, token.language);
   const messages: OutgoingMessage[] = [];
   if (token.visitorEmail) {
     messages.push({

@@ -1,3 +1,4 @@
+import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import {
   type BookSlotInput,
   cancellableTokenStatuses,
@@ -145,6 +146,7 @@ async function issue(
   input: TakeTokenInput | BookSlotInput,
   booking: { serviceId: string; slotNo: number; startsAt: Date } | undefined,
   idempotencyKey: string | undefined,
+  language: Language,
 ): Promise<Issued> {
   const now = deps.clock();
   const staff = isMember(access);
@@ -206,6 +208,7 @@ async function issue(
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
     idempotencyKey: idempotencyKey ?? null,
+    language,
     joinedAt: now,
     updatedAt: now,
   }));
@@ -257,6 +260,8 @@ export async function takeToken(
   caller: Caller,
   input: TakeTokenInput,
   idempotencyKey?: string,
+  /** The language of the page it is taken from: the holder's messages are in it. */
+  language: Language = defaultLanguage,
 ) {
   const signedIn = requireUser(caller);
   const issued = await deps.db.transaction(async (tx) => {
@@ -267,7 +272,7 @@ export async function takeToken(
       idempotencyKey,
     );
     if (earlier) return { token: earlier, session, staff, repeated: true };
-    return issue(tx, deps, signedIn, session, access, input, undefined, idempotencyKey);
+    return issue(tx, deps, signedIn, session, access, input, undefined, idempotencyKey, language);
   });
   return answerIssued(deps, signedIn, issued);
 }
@@ -277,6 +282,7 @@ export async function bookSlot(
   caller: Caller,
   input: BookSlotInput,
   idempotencyKey?: string,
+  language: Language = defaultLanguage,
 ) {
   const signedIn = requireUser(caller);
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
@@ -306,7 +312,17 @@ export async function bookSlot(
       throw new AppError('slot_full', 'This slot is already full. Please choose another time.');
     }
     const booking = { serviceId: input.serviceId, slotNo: input.slotNo, startsAt: slot.startsAt };
-    const result = await issue(tx, deps, signedIn, session, access, input, booking, idempotencyKey);
+    const result = await issue(
+      tx,
+      deps,
+      signedIn,
+      session,
+      access,
+      input,
+      booking,
+      idempotencyKey,
+      language,
+    );
     await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
     return result;
   });
