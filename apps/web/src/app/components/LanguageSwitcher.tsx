@@ -1,21 +1,19 @@
-import { NativeSelect, rem } from '@mantine/core';
-import { IconLanguage } from '@tabler/icons-react';
 import { isLanguage, languageCodes, languages } from '@upnext/contract/languages';
 import { useTranslation } from 'react-i18next';
 import { chooseLanguage, currentLanguage } from '../../lib/i18n.ts';
+import classes from './LanguageSwitcher.module.css';
 
 /**
  * The language switcher of the public and the admin headers: a native select (keyboard, screen
- * readers and phones know it), each language named in itself.
+ * readers and phones know it; and it adds no Mantine input to the entry), each language named
+ * in itself.
  */
 export function LanguageSwitcher() {
   const { t } = useTranslation();
   return (
-    <NativeSelect
+    <select
       aria-label={t('language.label')}
-      size="xs"
-      w={rem(116)}
-      leftSection={<IconLanguage size={16} aria-hidden />}
+      className={classes.select}
       value={currentLanguage()}
       onChange={(event) => {
         const value = event.currentTarget.value;
@@ -27,6 +25,6 @@ export function LanguageSwitcher() {
           {languages[code].name}
         </option>
       ))}
-    </NativeSelect>
+    </select>
   );
 }
