@@ -1,11 +1,4 @@
-import {
-  Box,
-  Button,
-  Drawer,
-  NavLink as MantineNavLink,
-  Stack,
-  useDirection,
-} from '@mantine/core';
+import { Box, Button, Drawer, NavLink as MantineNavLink, Stack, useDirection } from '@mantine/core';
 import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';

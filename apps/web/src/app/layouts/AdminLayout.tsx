@@ -1,4 +1,5 @@
 import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAdjustmentsHorizontal,
@@ -12,11 +13,15 @@ import {
   IconUserCircle,
 } from '@tabler/icons-react';
 import { spaRoutes } from '@upnext/contract/routes';
+// The calendars' month and day names in every language the admin area speaks.
+import 'dayjs/locale/ar';
+import 'dayjs/locale/fr';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { getAuthClient } from '../../lib/auth-client.ts';
 import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
+import { currentLanguage } from '../../lib/i18n.ts';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';
@@ -111,7 +116,9 @@ export function Component() {
       </AppShell.Navbar>
 
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
-        <Outlet />
+        <DatesProvider settings={{ locale: currentLanguage() }}>
+          <Outlet />
+        </DatesProvider>
       </AppShell.Main>
     </AppShell>
   );
