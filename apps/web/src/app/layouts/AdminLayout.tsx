@@ -1,4 +1,4 @@
-import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { useDisclosure } from '@mantine/hooks';
 import {
@@ -76,7 +76,10 @@ export function Component() {
                 {user.displayName ?? user.email ?? user.phone}
               </Text>
             ) : null}
-            <LanguageSwitcher />
+            {/* On small screens it is in the menu: the bar has no room beside sign-out. */}
+            <Box visibleFrom="sm">
+              <LanguageSwitcher />
+            </Box>
             <Button
               variant="subtle"
               color="gray"
@@ -105,6 +108,9 @@ export function Component() {
           ))}
         </AppShell.Section>
         <AppShell.Section>
+          <Box hiddenFrom="sm" px="sm" pb="sm">
+            <LanguageSwitcher />
+          </Box>
           <NavLink
             component={Link}
             to={spaRoutes.home}
