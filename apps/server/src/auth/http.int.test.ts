@@ -423,6 +423,16 @@ describe.each(testDrivers)('/auth/v1 over raw HTTP (%s)', (driver) => {
       headers: { 'accept-language': 'de-DE' },
     });
     expect((await server.lastMail(german)).subject).toBe('Confirm your UpNext account');
+    // Refusals too: the same code, the reason in the page's language.
+    const refused = await call(server, '/token?grant_type=password', {
+      body: { email: arabic, password: 'not the password' },
+      headers: { 'accept-language': 'fr' },
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      code: 'invalid_credentials',
+      message: 'Identifiants de connexion invalides.',
+    });
   });
 
   it('signs in with a password that no longer meets the policy, with a weak_password hint', async () => {
