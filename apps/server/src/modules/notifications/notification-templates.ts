@@ -52,10 +52,19 @@ type Texts = {
   reason: (reason: string) => string;
   followLive: string;
   signature: (companyName: string) => string;
+  /** A booking's calendar event (.ics): its title and description. */
+  calendar: (b: CalendarBooking) => { summary: string; description: string };
   copy: (kind: NotificationKind, d: TokenMessageData, place: string, at: string) => Copy;
 };
 
 type Copy = { subject: string; lines: string[]; sms: string };
+
+type CalendarBooking = {
+  serviceName: string;
+  companyName: string;
+  queueName: string;
+  displayNumber: string;
+};
 
 const english: Texts = {
   place: (position, wait) =>
@@ -64,6 +73,10 @@ const english: Texts = {
   reason: (reason) => `Reason: ${reason}`,
   followLive: 'Follow your place live',
   signature: (companyName) => `${companyName}, with UpNext`,
+  calendar: (b) => ({
+    summary: `${b.serviceName} at ${b.companyName} (${b.displayNumber})`,
+    description: `Your booking ${b.displayNumber} for ${b.serviceName} in ${b.queueName}.`,
+  }),
   copy(kind, d, place, at) {
     switch (kind) {
       case 'token_issued':
@@ -145,6 +158,10 @@ const french: Texts = {
   reason: (reason) => `Motif : ${reason}`,
   followLive: 'Suivre votre place en direct',
   signature: (companyName) => `${companyName}, avec UpNext`,
+  calendar: (b) => ({
+    summary: `${b.serviceName} chez ${b.companyName} (${b.displayNumber})`,
+    description: `Votre réservation ${b.displayNumber} pour ${b.serviceName} à ${b.queueName}.`,
+  }),
   copy(kind, d, place, at) {
     switch (kind) {
       case 'token_issued':
@@ -226,6 +243,10 @@ const arabic: Texts = {
   reason: (reason) => `السبب: ${reason}`,
   followLive: 'تابع ترتيبك مباشرةً',
   signature: (companyName) => `${companyName}، عبر UpNext`,
+  calendar: (b) => ({
+    summary: `${b.serviceName} لدى ${b.companyName} (${b.displayNumber})`,
+    description: `حجزك ${b.displayNumber} لـ ${b.serviceName} في ${b.queueName}.`,
+  }),
   copy(kind, d, place, at) {
     switch (kind) {
       case 'token_issued':
@@ -331,4 +352,9 @@ ${lines.map((line) => `<p style="font-size:16px;line-height:1.5">${escapeHtml(li
     html,
     sms: copy.sms.replace(/\s+/g, ' ').trim(),
   };
+}
+
+/** A booking's calendar event, in its holder's language. */
+export function bookingCalendarText(booking: CalendarBooking, language: Language) {
+  return textsOf[language].calendar(booking);
 }

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { NotificationAttachment } from '../../db/schema/notifications.ts';
 import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
 import {
+  bookingCalendarText,
   type NotificationKind,
   renderTokenMessage,
   type TokenMessageData,
@@ -133,8 +134,15 @@ export function calendarFor(
     uid: `${token.id}@upnext`,
     start: slot.slotStartsAt,
     end: slot.slotEndsAt,
-    summary: `${slot.serviceName} at ${session.companyName} (${token.displayNumber})`,
-    description: `Your booking ${token.displayNumber} for ${slot.serviceName} in ${session.queueName}.`,
+    ...bookingCalendarText(
+      {
+        serviceName: slot.serviceName,
+        companyName: session.companyName,
+        queueName: session.queueName,
+        displayNumber: token.displayNumber,
+      },
+      token.language,
+    ),
     location: session.subQueueName
       ? `${session.companyName}, ${session.subQueueName}`
       : session.companyName,
