@@ -2,10 +2,12 @@
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
+import './app/direction.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { initErrorReporting } from './lib/error-reporter.ts';
+import { i18nReady } from './lib/i18n.ts';
 
 // Once the page has loaded, so the first paint never waits for it; errors go to the console
 // until Sentry is ready.
@@ -14,8 +16,11 @@ window.addEventListener('load', () => void initErrorReporting(), { once: true })
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// Once the start language's texts are here (at once for English): never a flash of English.
+void i18nReady.then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -1,6 +1,8 @@
+import type { Language } from '@upnext/contract/languages';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { AuthConfig, Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { requestLanguage } from '../http/language.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { AuthKeys } from './keys.ts';
 import type { Mailer } from './mailer.ts';
@@ -42,7 +44,13 @@ declare module 'fastify' {
   }
 }
 
-export type RequestInfo = { ip: string; userAgent: string | null; requestId: string };
+export type RequestInfo = {
+  ip: string;
+  userAgent: string | null;
+  requestId: string;
+  /** The language of the page that asked: its emails and SMS are written in it. */
+  language: Language;
+};
 
 export function requestInfo(request: FastifyRequest): RequestInfo {
   const agent = request.headers['user-agent'];
@@ -50,6 +58,7 @@ export function requestInfo(request: FastifyRequest): RequestInfo {
     ip: request.ip,
     userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
     requestId: request.id,
+    language: requestLanguage(request),
   };
 }
 

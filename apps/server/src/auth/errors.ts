@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { refusalOf } from '../db/refusals.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { requestLanguage } from '../http/language.ts';
+import { authErrorMessage } from '../lib/error-messages.ts';
 
 /**
  * An error answered the way GoTrue answers it: a status, one of GoTrue's error code strings
@@ -53,14 +55,15 @@ export function sendAuthError(
   if (error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
+  const message = authErrorMessage(error.code, error.message, requestLanguage(request));
   if (wantsVersionedErrors(request)) {
     reply.header('x-supabase-api-version', API_VERSION);
-    return reply.send({ code: error.code, message: error.message, ...error.extra });
+    return reply.send({ code: error.code, message, ...error.extra });
   }
   return reply.send({
     code: error.status,
     error_code: error.code,
-    msg: error.message,
+    msg: message,
     ...(errorId ? { error_id: errorId } : {}),
     ...error.extra,
   });

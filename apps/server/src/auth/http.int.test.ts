@@ -399,6 +399,42 @@ describe.each(testDrivers)('/auth/v1 over raw HTTP (%s)', (driver) => {
     expect(messages[0]?.text).toContain('type=recovery');
   });
 
+  it('writes its emails in the language of the page that asked, else English', async () => {
+    const french = uniqueEmail('francais');
+    await call(server, '/signup', {
+      body: { email: french, password: PASSWORD },
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.8' },
+    });
+    const confirm = await server.lastMail(french);
+    expect(confirm.subject).toBe('Confirmez votre compte UpNext');
+    expect(confirm.text).toMatch(/Ou saisissez ce code : \d{6}/);
+    const arabic = uniqueEmail('arabic');
+    await call(server, '/recover', {
+      body: { email: (await signedUp(server, arabic)).email },
+      headers: { 'accept-language': 'ar' },
+    });
+    const reset = await server.lastMail(arabic);
+    expect(reset.subject).toBe('إعادة تعيين كلمة مرور UpNext');
+    expect(reset.html).toContain('<html lang="ar" dir="rtl">');
+    // A language we do not speak: English.
+    const german = uniqueEmail('deutsch');
+    await call(server, '/otp', {
+      body: { email: german, create_user: true },
+      headers: { 'accept-language': 'de-DE' },
+    });
+    expect((await server.lastMail(german)).subject).toBe('Confirm your UpNext account');
+    // Refusals too: the same code, the reason in the page's language.
+    const refused = await call(server, '/token?grant_type=password', {
+      body: { email: arabic, password: 'not the password' },
+      headers: { 'accept-language': 'fr' },
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      code: 'invalid_credentials',
+      message: 'Identifiants de connexion invalides.',
+    });
+  });
+
   it('signs in with a password that no longer meets the policy, with a weak_password hint', async () => {
     const email = uniqueEmail('weak');
     await server.db.insert(authUsers).values({

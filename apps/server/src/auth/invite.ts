@@ -1,3 +1,4 @@
+import { defaultLanguage } from '@upnext/contract/languages';
 import { spaRoutes } from '@upnext/contract/routes';
 import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
@@ -30,7 +31,12 @@ export type InviteOptions = {
 };
 
 /** For calls from other modules (no HTTP request of the auth API behind them). */
-const SERVER_CALL: RequestInfo = { ip: 'server', userAgent: null, requestId: 'server' };
+const SERVER_CALL: RequestInfo = {
+  ip: 'server',
+  userAgent: null,
+  requestId: 'server',
+  language: defaultLanguage,
+};
 
 /**
  * Invites someone by email (GoTrue's POST /invite, also called server-side, e.g. by the
@@ -82,12 +88,18 @@ export async function inviteUserByEmail(
     if (!isUniqueViolation(error)) throw error;
     outcome = await run();
   }
-  await sendAuthEmail(ctx, 'invite', address, {
-    ...outcome.link,
-    type: 'invite',
-    redirectTo,
-    teamName: options.teamName,
-  });
+  await sendAuthEmail(
+    ctx,
+    'invite',
+    address,
+    {
+      ...outcome.link,
+      type: 'invite',
+      redirectTo,
+      teamName: options.teamName,
+    },
+    info.language,
+  );
   return userJson(
     outcome.user,
     await identitiesOf(ctx.db, outcome.user.id),

@@ -419,7 +419,7 @@ export async function createChallenge(
   });
   if (phone && code) {
     try {
-      await sendAuthSms(ctx, 'code', phone, code);
+      await sendAuthSms(ctx, 'code', phone, code, info.language);
     } catch (error) {
       // Undelivered: the challenge can never be answered, so it goes.
       await ctx.db.delete(authMfaChallenges).where(eq(authMfaChallenges.id, challenge.id));

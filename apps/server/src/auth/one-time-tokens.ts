@@ -1,3 +1,4 @@
+import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
@@ -129,13 +130,17 @@ export async function sendAuthEmail(
   kind: TemplateKind,
   to: string,
   link?: AuthEmailLink,
+  /** The language of the page that asked (its Accept-Language): the email is written in it. */
+  language: Language = defaultLanguage,
 ): Promise<void> {
   await ctx.emailQuota.take();
   if (ctx.mailer.kind === 'smtp') {
-    afterAnswer(ctx, `${kind} email delivery`, () => deliverAuthEmail(ctx, kind, to, link));
+    afterAnswer(ctx, `${kind} email delivery`, () =>
+      deliverAuthEmail(ctx, kind, to, link, language),
+    );
     return;
   }
-  await deliverAuthEmail(ctx, kind, to, link);
+  await deliverAuthEmail(ctx, kind, to, link, language);
 }
 
 type AuthEmailLink = {
@@ -153,20 +158,25 @@ export async function deliverAuthEmail(
   kind: TemplateKind,
   to: string,
   link?: AuthEmailLink,
+  language: Language = defaultLanguage,
 ): Promise<void> {
   // The reauthentication code is typed into the app; a link would have nothing to verify.
   const confirmationUrl =
     link && kind !== 'reauthentication'
       ? actionLink(ctx, link.linkToken, link.type, link.redirectTo)
       : undefined;
-  const message = renderAuthEmail(kind, {
-    to,
-    siteUrl: ctx.auth.siteUrl,
-    ...(confirmationUrl ? { confirmationUrl } : {}),
-    ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
-    ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
-    ...(link?.teamName ? { teamName: link.teamName } : {}),
-  });
+  const message = renderAuthEmail(
+    kind,
+    {
+      to,
+      siteUrl: ctx.auth.siteUrl,
+      ...(confirmationUrl ? { confirmationUrl } : {}),
+      ...(link ? { token: link.code, validMinutes: Math.round(ctx.auth.mailerOtpExp / 60) } : {}),
+      ...(link?.newEmail ? { newEmail: link.newEmail } : {}),
+      ...(link?.teamName ? { teamName: link.teamName } : {}),
+    },
+    language,
+  );
   await ctx.mailer.send(message);
 }
 

@@ -52,7 +52,13 @@ async function issueAndText(
     await audit(tx, info, action, user.id, { channel: 'sms' });
     return issued;
   });
-  await sendAuthSms(ctx, tokenType === 'phone_change_token' ? 'phone_change' : 'code', phone, code);
+  await sendAuthSms(
+    ctx,
+    tokenType === 'phone_change_token' ? 'phone_change' : 'code',
+    phone,
+    code,
+    info.language,
+  );
 }
 
 export async function phoneSignup(
@@ -82,7 +88,7 @@ export async function phoneSignup(
     if (existing.phoneConfirmedAt) {
       // Tell the owner, not the caller: the answer looks like a brand-new sign-up.
       await audit(ctx.db, info, 'user_repeated_signup', existing.id, { provider: 'phone' });
-      await sendAuthSms(ctx, 'existing_account', phone);
+      await sendAuthSms(ctx, 'existing_account', phone, undefined, info.language);
       return {
         ...fakeUserJson('', userMetadata, ctx.clock()),
         phone,
@@ -349,6 +355,6 @@ export async function phoneReauthenticate(
     await audit(tx, info, 'user_modified', user.id, { change: 'reauthentication_requested' });
     return issued;
   });
-  await sendAuthSms(ctx, 'reauthentication', phone, code);
+  await sendAuthSms(ctx, 'reauthentication', phone, code, info.language);
   return {};
 }

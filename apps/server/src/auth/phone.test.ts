@@ -63,4 +63,14 @@ describe('SMS texts', () => {
     const notice = renderAuthSms('existing_account', { siteUrl: 'https://a.example' });
     expect(notice).not.toMatch(/\d{6}/);
   });
+
+  it('is written in the language of the page that asked, keeping the WebOTP line', () => {
+    const input = { siteUrl: 'https://queue.example.com', code: '123456', validSeconds: 300 };
+    expect(renderAuthSms('code', input, 'fr')).toBe(
+      'UpNext : 123456 est votre code de connexion. Il expire dans 5 minutes. Ne le communiquez jamais.\n\n@queue.example.com #123456',
+    );
+    const arabic = renderAuthSms('reauthentication', input, 'ar');
+    expect(arabic).toContain('رمز تأكيد هويتك 123456');
+    expect(arabic.endsWith('\n\n@queue.example.com #123456')).toBe(true);
+  });
 });

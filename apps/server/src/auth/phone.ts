@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authIdentities, authUsers } from '../db/schema/auth.ts';
@@ -176,27 +177,65 @@ export async function applyPhoneChange(tx: Tx, user: UserRow, now: Date): Promis
 
 export type SmsKind = 'code' | 'phone_change' | 'reauthentication' | 'existing_account';
 
+/** One language's words for every auth SMS: the one place they are written. */
+type SmsTexts = {
+  validity: (seconds: number) => string;
+  code: (code: string, validity: string) => string;
+  phone_change: (code: string, validity: string) => string;
+  reauthentication: (code: string, validity: string) => string;
+  existing_account: string;
+};
+
+const smsTexts: Record<Language, SmsTexts> = {
+  en: {
+    validity: (s) => (s < 120 ? `${s} seconds` : `${Math.round(s / 60)} minutes`),
+    code: (c, v) => `UpNext: ${c} is your sign-in code. It expires in ${v}. Never share it.`,
+    phone_change: (c, v) =>
+      `UpNext: ${c} is your code to confirm this number. It expires in ${v}. Never share it.`,
+    reauthentication: (c, v) =>
+      `UpNext: ${c} is your code to confirm it is you. It expires in ${v}. Never share it.`,
+    existing_account:
+      'UpNext: someone tried to create an account with this number, which already has one. If it was you, sign in instead; otherwise ignore this message.',
+  },
+  fr: {
+    validity: (s) => (s < 120 ? `${s} secondes` : `${Math.round(s / 60)} minutes`),
+    code: (c, v) =>
+      `UpNext : ${c} est votre code de connexion. Il expire dans ${v}. Ne le communiquez jamais.`,
+    phone_change: (c, v) =>
+      `UpNext : ${c} est votre code pour confirmer ce numéro. Il expire dans ${v}. Ne le communiquez jamais.`,
+    reauthentication: (c, v) =>
+      `UpNext : ${c} est votre code pour confirmer qu’il s’agit bien de vous. Il expire dans ${v}. Ne le communiquez jamais.`,
+    existing_account:
+      'UpNext : quelqu’un a essayé de créer un compte avec ce numéro, qui en a déjà un. Si c’était vous, connectez-vous plutôt ; sinon, ignorez ce message.',
+  },
+  ar: {
+    validity: (s) => (s < 120 ? `${s} ثانية` : `${Math.round(s / 60)} دقيقة`),
+    code: (c, v) => `UpNext: رمز تسجيل الدخول ${c}. تنتهي صلاحيته خلال ${v}. لا تشاركه أبدًا.`,
+    phone_change: (c, v) =>
+      `UpNext: رمز تأكيد هذا الرقم ${c}. تنتهي صلاحيته خلال ${v}. لا تشاركه أبدًا.`,
+    reauthentication: (c, v) =>
+      `UpNext: رمز تأكيد هويتك ${c}. تنتهي صلاحيته خلال ${v}. لا تشاركه أبدًا.`,
+    existing_account:
+      'UpNext: حاول أحدهم إنشاء حساب بهذا الرقم، وله حساب بالفعل. إن كنت أنت، فسجّل الدخول بدلًا من ذلك؛ وإلا فتجاهل هذه الرسالة.',
+  },
+};
+
 /**
- * The SMS texts: short, branded, the code first. The last line is the WebOTP form
- * (`@host #code`), so phones offer the code for autofill on the site only.
+ * The SMS texts: short, branded, the code first, in the language of the page that asked. The
+ * last line is the WebOTP form (`@host #code`), so phones offer the code for autofill on the
+ * site only.
  */
 export function renderAuthSms(
   kind: SmsKind,
   input: { siteUrl: string; code?: string; validSeconds?: number },
+  language: Language = defaultLanguage,
 ): string {
+  const texts = smsTexts[language];
+  if (kind === 'existing_account') return texts.existing_account;
   const host = new URL(input.siteUrl).hostname;
-  const seconds = input.validSeconds ?? 60;
-  const validity = seconds < 120 ? `${seconds} seconds` : `${Math.round(seconds / 60)} minutes`;
-  switch (kind) {
-    case 'code':
-      return `UpNext: ${input.code} is your sign-in code. It expires in ${validity}. Never share it.\n\n@${host} #${input.code}`;
-    case 'phone_change':
-      return `UpNext: ${input.code} is your code to confirm this number. It expires in ${validity}. Never share it.\n\n@${host} #${input.code}`;
-    case 'reauthentication':
-      return `UpNext: ${input.code} is your code to confirm it is you. It expires in ${validity}. Never share it.\n\n@${host} #${input.code}`;
-    case 'existing_account':
-      return `UpNext: someone tried to create an account with this number, which already has one. If it was you, sign in instead; otherwise ignore this message.`;
-  }
+  const code = input.code ?? '';
+  const validity = texts.validity(input.validSeconds ?? 60);
+  return `${texts[kind](code, validity)}\n\n@${host} #${code}`;
 }
 
 /** One SMS per number per SMS_MAX_FREQUENCY, known or not (429 over_sms_send_rate_limit). */
@@ -211,12 +250,13 @@ export async function sendAuthSms(
   ctx: AuthContext,
   kind: SmsKind,
   phone: string,
-  code?: string,
+  code: string | undefined,
+  language: Language,
 ): Promise<void> {
-  const body = renderAuthSms(kind, {
-    siteUrl: ctx.auth.siteUrl,
-    ...(code ? { code } : {}),
-    validSeconds: ctx.auth.sms.otpExp,
-  });
+  const body = renderAuthSms(
+    kind,
+    { siteUrl: ctx.auth.siteUrl, ...(code ? { code } : {}), validSeconds: ctx.auth.sms.otpExp },
+    language,
+  );
   await sendSms(ctx, phone, body);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/refusals.ts';
+import { requestLanguage } from '../http/language.ts';
 import { audit } from './audit.ts';
 import { metadata, optionalPassword, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
@@ -89,7 +90,7 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (existing.emailConfirmedAt) {
         // Tell the owner, not the caller: the answer looks like a brand-new sign-up.
         await audit(ctx.db, info, 'user_repeated_signup', existing.id, { provider: 'email' });
-        await sendAuthEmail(ctx, 'existing_account', email);
+        await sendAuthEmail(ctx, 'existing_account', email, undefined, requestLanguage(request));
         return fakeUserJson(email, userMetadata, ctx.clock());
       }
       // Unconfirmed: send the confirmation again; the caller's password and data are ignored.
@@ -106,7 +107,13 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
         await audit(tx, info, 'user_confirmation_requested', existing.id, {});
         return link;
       });
-      await sendAuthEmail(ctx, 'signup', email, { ...issued, type: 'signup', redirectTo });
+      await sendAuthEmail(
+        ctx,
+        'signup',
+        email,
+        { ...issued, type: 'signup', redirectTo },
+        requestLanguage(request),
+      );
       const fresh = await findUserByEmail(ctx.db, email);
       return userJson(fresh ?? existing, await identitiesOf(ctx.db, existing.id));
     };
@@ -153,7 +160,13 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
         await audit(tx, info, 'user_signedup', created.id, { provider: 'email' });
         return { user: created, link: issued };
       });
-      await sendAuthEmail(ctx, 'signup', email, { ...link, type: 'signup', redirectTo });
+      await sendAuthEmail(
+        ctx,
+        'signup',
+        email,
+        { ...link, type: 'signup', redirectTo },
+        requestLanguage(request),
+      );
       const fresh = await findUserByEmail(ctx.db, email);
       return userJson(fresh ?? user, await identitiesOf(ctx.db, user.id));
     } catch (error) {

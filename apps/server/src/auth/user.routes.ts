@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { authUsers } from '../db/schema/auth.ts';
+import { requestLanguage } from '../http/language.ts';
 import { audit } from './audit.ts';
 import {
   mergeMetadata,
@@ -146,11 +147,17 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
         );
         const address = newEmail;
         mails.push(() =>
-          sendAuthEmail(ctx, 'email_change_new', address, {
-            ...toNew,
-            type: 'email_change',
-            redirectTo,
-          }),
+          sendAuthEmail(
+            ctx,
+            'email_change_new',
+            address,
+            {
+              ...toNew,
+              type: 'email_change',
+              redirectTo,
+            },
+            requestLanguage(request),
+          ),
         );
         const current = user.email;
         if (ctx.auth.mailerSecureEmailChange && current && user.emailConfirmedAt) {
@@ -166,12 +173,18 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
             { flowStateExists: true },
           );
           mails.push(() =>
-            sendAuthEmail(ctx, 'email_change_current', current, {
-              ...toCurrent,
-              type: 'email_change',
-              redirectTo,
-              newEmail: address,
-            }),
+            sendAuthEmail(
+              ctx,
+              'email_change_current',
+              current,
+              {
+                ...toCurrent,
+                type: 'email_change',
+                redirectTo,
+                newEmail: address,
+              },
+              requestLanguage(request),
+            ),
           );
         }
         const [sent] = await tx.select().from(authUsers).where(eq(authUsers.id, user.id));
@@ -239,11 +252,17 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const link = await ctx.db.transaction((tx) =>
       issueToken(ctx, tx, user, 'reauthentication_token', email, ctx.auth.siteUrl),
     );
-    await sendAuthEmail(ctx, 'reauthentication', email, {
-      ...link,
-      type: 'email',
-      redirectTo: ctx.auth.siteUrl,
-    });
+    await sendAuthEmail(
+      ctx,
+      'reauthentication',
+      email,
+      {
+        ...link,
+        type: 'email',
+        redirectTo: ctx.auth.siteUrl,
+      },
+      requestLanguage(request),
+    );
     return {};
   });
 

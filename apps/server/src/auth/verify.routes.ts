@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/refusals.ts';
+import { requestLanguage } from '../http/language.ts';
 import { audit } from './audit.ts';
 import { metadata, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, afterAnswer, type RequestInfo, requestInfo } from './context.ts';
@@ -255,7 +256,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const user = await findUserByEmail(ctx.db, email);
       if (!user && !mayCreate) {
         // GoTrue answers 422 otp_disabled here, which tells anyone the address has no account.
-        await deliverAuthEmail(ctx, 'no_account', email);
+        await deliverAuthEmail(ctx, 'no_account', email, undefined, requestLanguage(request));
         return;
       }
       const issue = () =>
@@ -304,11 +305,17 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         if (isUniqueViolation(error)) return;
         throw error;
       }
-      await deliverAuthEmail(ctx, issued.kind, email, {
-        ...issued.link,
-        type: issued.type,
-        redirectTo,
-      });
+      await deliverAuthEmail(
+        ctx,
+        issued.kind,
+        email,
+        {
+          ...issued.link,
+          type: issued.type,
+          redirectTo,
+        },
+        requestLanguage(request),
+      );
     });
     return {};
   });
@@ -335,7 +342,13 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         await audit(tx, info, 'user_recovery_requested', user.id, {});
         return issued;
       });
-      await deliverAuthEmail(ctx, 'recovery', email, { ...link, type: 'recovery', redirectTo });
+      await deliverAuthEmail(
+        ctx,
+        'recovery',
+        email,
+        { ...link, type: 'recovery', redirectTo },
+        requestLanguage(request),
+      );
     });
     return {};
   });
@@ -367,11 +380,17 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         const link = await ctx.db.transaction((tx) =>
           issueToken(ctx, tx, changing, 'email_change_token_new', email, redirectTo, pkce),
         );
-        await sendAuthEmail(ctx, 'email_change_new', email, {
-          ...link,
-          type: 'email_change',
-          redirectTo,
-        });
+        await sendAuthEmail(
+          ctx,
+          'email_change_new',
+          email,
+          {
+            ...link,
+            type: 'email_change',
+            redirectTo,
+          },
+          requestLanguage(request),
+        );
       }
       return {};
     }
@@ -390,7 +409,13 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
         await audit(tx, info, 'user_confirmation_requested', user.id, {});
         return issued;
       });
-      await sendAuthEmail(ctx, 'signup', email, { ...link, type: 'signup', redirectTo });
+      await sendAuthEmail(
+        ctx,
+        'signup',
+        email,
+        { ...link, type: 'signup', redirectTo },
+        requestLanguage(request),
+      );
     }
     return {};
   });

@@ -40,6 +40,27 @@ describe('error envelope', () => {
   });
   afterAll(() => app.close());
 
+  it('gives its reason in the language the request asks for, the details unchanged', async () => {
+    const ask = (language?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/conflict',
+        headers: language ? { 'accept-language': language } : {},
+      });
+    const english = (await ask()).json().error;
+    expect(english).toEqual({
+      code: 'conflict',
+      message: 'That name is taken.',
+      details: { field: 'name' },
+    });
+    expect((await ask('fr-FR,fr;q=0.9')).json().error).toEqual({
+      ...english,
+      message: 'Cela entre en conflit avec une modification récente. Réessayez.',
+    });
+    expect((await ask('ar')).json().error.message).toBe('يتعارض هذا مع تغيير حديث. حاول مرة أخرى.');
+    expect((await ask('de')).json().error.message).toBe('That name is taken.');
+  });
+
   it('names each invalid field under validation_failed', async () => {
     const response = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x' } });
     expect(response.statusCode).toBe(400);

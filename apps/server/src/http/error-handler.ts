@@ -5,7 +5,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { refusalOf } from '../db/refusals.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { apiErrorMessage } from '../lib/error-messages.ts';
 import { AppError, type ErrorCode, statusOf } from '../lib/errors.ts';
+import { requestLanguage } from './language.ts';
 
 type FieldIssue = { field: string; message: string };
 
@@ -32,12 +34,17 @@ const frameworkErrors: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long', message: 'A part of the URL is too long.' },
 };
 
+/** The envelope, its reason in the language the request asks for (lib/error-messages.ts). */
 export function sendError(
   reply: FastifyReply,
   status: number,
   error: ErrorEnvelope['error'],
 ): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error });
+  const message = apiErrorMessage(error.code, error.message, requestLanguage(reply.request));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ error: { ...error, message } });
 }
 
 function validationIssues(error: FastifyError): FieldIssue[] {

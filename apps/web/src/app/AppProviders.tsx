@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useEffect } from 'react';
@@ -28,17 +28,20 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
   useEffect(() => (env === 'test' ? undefined : connectRealtimeToAuth()), [env]);
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider
-        theme={theme}
-        cssVariablesResolver={cssVariablesResolver}
-        defaultColorScheme="light"
-        env={env}
-      >
-        <OnceOpened opened={shown}>
-          <AppNotifications />
-        </OnceOpened>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </MantineProvider>
+      {/* Follows <html dir>, which lib/i18n.ts sets with the language: components mirror in RTL. */}
+      <DirectionProvider>
+        <MantineProvider
+          theme={theme}
+          cssVariablesResolver={cssVariablesResolver}
+          defaultColorScheme="light"
+          env={env}
+        >
+          <OnceOpened opened={shown}>
+            <AppNotifications />
+          </OnceOpened>
+          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        </MantineProvider>
+      </DirectionProvider>
     </I18nextProvider>
   );
 }

@@ -1,6 +1,7 @@
 import type { Endpoint, EndpointData, EndpointInput } from '@upnext/contract/endpoint';
 import { buildPath } from '@upnext/contract/routes';
 import { getFreshAccessToken } from './auth-session.ts';
+import { currentLanguage } from './i18n.ts';
 
 /** The queue service lives under `/api` on the app's own origin (spec §7). */
 const API_BASE = '/api';
@@ -105,7 +106,8 @@ export async function apiRequest<T>(
   options: ApiRequestOptions = {},
 ): Promise<T> {
   const url = buildUrl(pattern, options);
-  const headers = new Headers({ Accept: 'application/json' });
+  // The language the visitor reads the page in: what the server writes their messages in.
+  const headers = new Headers({ Accept: 'application/json', 'Accept-Language': currentLanguage() });
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
   }

@@ -9,6 +9,7 @@ import {
   setAccessTokenProvider,
   setAuthSession,
 } from './auth-session.ts';
+import { currentLanguage } from './i18n.ts';
 import { queryClient } from './query-client.ts';
 import { safeRedirectPath } from './safe-redirect.ts';
 
@@ -42,10 +43,18 @@ export function authUrl(): string {
   return `${window.location.origin}/auth/v1`;
 }
 
+/** auth-js's requests, saying the page's language: the server writes its emails in it. */
+function fetchInPageLanguage(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const headers = new Headers(init?.headers);
+  headers.set('Accept-Language', currentLanguage());
+  return fetch(input, { ...init, headers });
+}
+
 /** A client for the page as loaded now (it reads the URL once, on creation). */
 export function createAuthClient(): GoTrueClient {
   return new GoTrueClient({
     url: authUrl(),
+    fetch: fetchInPageLanguage,
     storageKey: AUTH_STORAGE_KEY,
     flowType: 'pkce',
     detectSessionInUrl: detectSessionInUrl(window.location.pathname),

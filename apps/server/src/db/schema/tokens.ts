@@ -1,3 +1,4 @@
+import { defaultLanguage, languageCodes } from '@upnext/contract/languages';
 import { type TokenStatus, tokenKinds, tokenStatuses } from '@upnext/contract/tokens';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import {
@@ -51,6 +52,8 @@ export const queueTokens = pgTable(
     visitorName: text('visitor_name').notNull().default(''),
     visitorEmail: text('visitor_email'),
     visitorPhone: text('visitor_phone'),
+    /** The language of the page the token was taken from: its holder's messages are in it. */
+    language: text('language', { enum: languageCodes }).notNull().default(defaultLanguage),
     status: text('status', { enum: tokenStatuses }).notNull(),
     priority: integer('priority').notNull().default(0),
     notes: text('notes').notNull().default(''),
@@ -91,6 +94,7 @@ export const queueTokens = pgTable(
     check('queue_tokens_number_check', sql`${t.number} >= 1`),
     check('queue_tokens_kind_check', isOneOf(t.kind, tokenKinds)),
     check('queue_tokens_status_check', isOneOf(t.status, tokenStatuses)),
+    check('queue_tokens_language_check', isOneOf(t.language, languageCodes)),
     check(
       'queue_tokens_booking_check',
       sql`(${t.kind} = 'booking') = (${t.sessionServiceId} is not null and ${t.slotNo} is not null)`,

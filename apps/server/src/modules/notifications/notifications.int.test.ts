@@ -74,6 +74,57 @@ describe.each(testDrivers)('the notification outbox (%s)', (driver) => {
     expect(again.sent.filter((message) => message.to === visitor.email)).toHaveLength(0);
   });
 
+  it('writes to a visitor in the language of the page they took their token from', async () => {
+    const live = await createLiveSession(t);
+    const visitor = await createTestUser(t);
+    const taken = await t.app.inject({
+      method: 'POST',
+      url: '/api/queues/sessions/tokens',
+      payload: { sessionId: live.session.id },
+      headers: { ...visitor.headers, 'accept-language': 'fr-CA, fr;q=0.9, en;q=0.5' },
+    });
+    expect(taken.statusCode).toBe(201);
+    // Called later by staff whose own page is English: the visitor still reads French.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/queues/sessions/next-token',
+      payload: { sessionId: live.session.id },
+      headers: { ...live.owner.headers, 'accept-language': 'en' },
+    });
+    const mailer = recordingMailer();
+    await deliver(mailer);
+    const mails = mailer.sent.filter((message) => message.to === visitor.email);
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      `Votre place chez ${live.company.name} : A-001`,
+      'C’est votre tour : A-001',
+    ]);
+    expect(mails[0]?.text).toContain('Vous êtes le numéro 1 dans la file');
+    expect(mails[0]?.html).toContain('<html lang="fr" dir="ltr">');
+    expect(mails[1]?.text).toContain('Veuillez vous rendre au Counter 1.');
+  });
+
+  it('writes right to left in Arabic, and in English for a language it does not speak', async () => {
+    const live = await createLiveSession(t);
+    const [arabic, german] = await Promise.all([createTestUser(t), createTestUser(t)]);
+    for (const [visitor, language] of [
+      [arabic, 'ar-EG'],
+      [german, 'de-DE'],
+    ] as const) {
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/queues/sessions/tokens',
+        payload: { sessionId: live.session.id },
+        headers: { ...visitor.headers, 'accept-language': language },
+      });
+    }
+    const mailer = recordingMailer();
+    await deliver(mailer);
+    const to = (visitor: TestUser) => mailer.sent.find((message) => message.to === visitor.email);
+    expect(to(arabic)?.subject).toBe(`مكانك لدى ${live.company.name}: A-001`);
+    expect(to(arabic)?.html).toContain('<html lang="ar" dir="rtl">');
+    expect(to(german)?.subject).toBe(`Your place at ${live.company.name}: A-002`);
+  });
+
   it('writes nothing when the change is refused', async () => {
     const live = await createLiveSession(t, { capacity: 0 });
     const visitor = await createTestUser(t);

@@ -1,9 +1,11 @@
+import type { Language } from '@upnext/contract/languages';
 import { visitPath } from '@upnext/contract/routes';
 import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { NotificationAttachment } from '../../db/schema/notifications.ts';
 import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
 import {
+  bookingCalendarText,
   type NotificationKind,
   renderTokenMessage,
   type TokenMessageData,
@@ -15,9 +17,9 @@ import * as repo from './tokens.repository.ts';
 
 export type NotifyDeps = { publicUrl: string; smsEnabled: boolean };
 
-/** "Mon 30 Mar, 09:20" in the session's zone. */
-function formatWhen(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+/** "Mon 30 Mar, 09:20" in the session's zone and the holder's language. */
+function formatWhen(instant: Date, timeZone: string, language: Language): string {
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
     timeZone,
     weekday: 'short',
     day: 'numeric',
@@ -51,10 +53,12 @@ export async function notifyHolder(
     displayNumber: token.displayNumber,
     counter: session.subQueueName,
     statusUrl: statusUrlOf(deps.publicUrl, token),
-    ...(token.slotStartsAt ? { when: formatWhen(token.slotStartsAt, session.timezone) } : {}),
+    ...(token.slotStartsAt
+      ? { when: formatWhen(token.slotStartsAt, session.timezone, token.language) }
+      : {}),
     ...extra,
   };
-  const message = renderTokenMessage(kind, data);
+  const message = renderTokenMessage(kind, data, token.language);
   const messages: OutgoingMessage[] = [];
   if (token.visitorEmail) {
     messages.push({
@@ -130,8 +134,15 @@ export function calendarFor(
     uid: `${token.id}@upnext`,
     start: slot.slotStartsAt,
     end: slot.slotEndsAt,
-    summary: `${slot.serviceName} at ${session.companyName} (${token.displayNumber})`,
-    description: `Your booking ${token.displayNumber} for ${slot.serviceName} in ${session.queueName}.`,
+    ...bookingCalendarText(
+      {
+        serviceName: slot.serviceName,
+        companyName: session.companyName,
+        queueName: session.queueName,
+        displayNumber: token.displayNumber,
+      },
+      token.language,
+    ),
     location: session.subQueueName
       ? `${session.companyName}, ${session.subQueueName}`
       : session.companyName,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import { registerEndpoint } from '../../http/endpoint.ts';
+import { requestLanguage } from '../../http/language.ts';
 import type { BoardCache } from './tokens.board.ts';
 import { queueBoard } from './tokens.branch-board.ts';
 import * as service from './tokens.service.ts';
@@ -25,10 +26,22 @@ export const tokensRoutes: FastifyPluginAsync<ApiDeps & { boards: BoardCache }> 
   const deps = tokensDepsOf(options);
 
   registerEndpoint(app, endpoints.takeToken, (request) =>
-    service.takeToken(deps, request.caller, request.body, request.headers[IDEMPOTENCY_KEY_HEADER]),
+    service.takeToken(
+      deps,
+      request.caller,
+      request.body,
+      request.headers[IDEMPOTENCY_KEY_HEADER],
+      requestLanguage(request),
+    ),
   );
   registerEndpoint(app, endpoints.bookSlot, (request) =>
-    service.bookSlot(deps, request.caller, request.body, request.headers[IDEMPOTENCY_KEY_HEADER]),
+    service.bookSlot(
+      deps,
+      request.caller,
+      request.body,
+      request.headers[IDEMPOTENCY_KEY_HEADER],
+      requestLanguage(request),
+    ),
   );
   registerEndpoint(app, endpoints.queryTokens, (request) =>
     service.queryTokens(deps, request.caller, request.body),

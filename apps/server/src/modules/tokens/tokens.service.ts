@@ -1,3 +1,4 @@
+import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import {
   type BookSlotInput,
   cancellableTokenStatuses,
@@ -154,6 +155,7 @@ async function issue(
   booking: { serviceId: string; slotNo: number; startsAt: Date } | undefined,
   idempotencyKey: string | undefined,
   profileName: string,
+  language: Language,
 ): Promise<Issued> {
   const now = deps.clock();
   const staff = isMember(access);
@@ -219,6 +221,7 @@ async function issue(
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
     idempotencyKey: idempotencyKey ?? null,
+    language,
     joinedAt: now,
     updatedAt: now,
   }));
@@ -270,6 +273,8 @@ export async function takeToken(
   caller: Caller,
   input: TakeTokenInput,
   idempotencyKey?: string,
+  /** The language of the page it is taken from: the holder's messages are in it. */
+  language: Language = defaultLanguage,
 ) {
   const signedIn = requireUser(caller);
   const profileName = await profileNameOf(deps.db, signedIn);
@@ -291,6 +296,7 @@ export async function takeToken(
       undefined,
       idempotencyKey,
       profileName,
+      language,
     );
   });
   return answerIssued(deps, signedIn, issued);
@@ -301,6 +307,7 @@ export async function bookSlot(
   caller: Caller,
   input: BookSlotInput,
   idempotencyKey?: string,
+  language: Language = defaultLanguage,
 ) {
   const signedIn = requireUser(caller);
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
@@ -341,6 +348,7 @@ export async function bookSlot(
       booking,
       idempotencyKey,
       profileName,
+      language,
     );
     await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
     return result;

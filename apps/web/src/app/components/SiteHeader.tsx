@@ -7,6 +7,7 @@ import { Link, NavLink, useNavigate, useSearchParams } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 import { safeRedirectPath } from '../../lib/safe-redirect.ts';
+import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { LazySignInDialog } from './LazySignInDialog.tsx';
 import { OnceOpened } from './OnceOpened.tsx';
 import classes from './SiteHeader.module.css';
@@ -71,6 +72,7 @@ export function SiteHeader() {
           </Group>
 
           <Group gap="sm" wrap="nowrap">
+            <LanguageSwitcher />
             <Box visibleFrom="sm">{account}</Box>
             <Burger
               opened={menuOpened}

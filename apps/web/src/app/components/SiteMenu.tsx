@@ -1,4 +1,4 @@
-import { Box, Button, Drawer, NavLink as MantineNavLink, Stack } from '@mantine/core';
+import { Box, Button, Drawer, NavLink as MantineNavLink, Stack, useDirection } from '@mantine/core';
 import { spaRoutes } from '@upnext/contract/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
@@ -16,13 +16,15 @@ interface SiteMenuProps {
 export function SiteMenu({ opened, onClose, onSignIn }: SiteMenuProps) {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  // From the side the header's menu button is on.
+  const { dir } = useDirection();
   return (
     <Drawer
       id="site-menu"
       opened={opened}
       onClose={onClose}
       title={t('nav.menuTitle')}
-      position="right"
+      position={dir === 'rtl' ? 'left' : 'right'}
       size="xs"
       hiddenFrom="sm"
       closeButtonProps={{ 'aria-label': t('nav.closeMenu') }}

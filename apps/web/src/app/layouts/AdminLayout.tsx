@@ -1,4 +1,5 @@
-import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAdjustmentsHorizontal,
@@ -12,12 +13,17 @@ import {
   IconUserCircle,
 } from '@tabler/icons-react';
 import { spaRoutes } from '@upnext/contract/routes';
+// The calendars' month and day names in every language the admin area speaks.
+import 'dayjs/locale/ar';
+import 'dayjs/locale/fr';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, NavLink as RouterNavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { useIsCompanyMember, useUserData } from '../../entities/user/api.ts';
 import { getAuthClient } from '../../lib/auth-client.ts';
 import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
+import { currentLanguage } from '../../lib/i18n.ts';
+import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';
 
@@ -82,6 +88,10 @@ export function Component() {
                 {user.displayName ?? user.email ?? user.phone}
               </Text>
             ) : null}
+            {/* On small screens it is in the menu: the bar has no room beside sign-out. */}
+            <Box visibleFrom="sm">
+              <LanguageSwitcher />
+            </Box>
             <Button
               variant="subtle"
               color="gray"
@@ -121,6 +131,9 @@ export function Component() {
               c="dimmed"
             />
           ) : null}
+          <Box hiddenFrom="sm" px="sm" pb="sm">
+            <LanguageSwitcher />
+          </Box>
           <NavLink
             component={Link}
             to={spaRoutes.home}
@@ -132,7 +145,9 @@ export function Component() {
       </AppShell.Navbar>
 
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
-        <Outlet />
+        <DatesProvider settings={{ locale: currentLanguage() }}>
+          <Outlet />
+        </DatesProvider>
       </AppShell.Main>
     </AppShell>
   );

@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { currentLanguage } from '../../lib/i18n.ts';
 
 /** Today's date in the browser's zone, `YYYY-MM-DD`. */
 export function todayLocal(): string {
@@ -10,7 +11,11 @@ export function addDays(date: string, days: number): string {
 }
 
 /** "Mon 30 Mar" (or "Mon 30 Mar 2026" with the year) for a date-only value, no zone shift. */
-export function formatDay(date: string, locale?: string, { year = false } = {}): string {
+export function formatDay(
+  date: string,
+  locale: string = currentLanguage(),
+  { year = false } = {},
+): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Intl.DateTimeFormat(locale, {
     weekday: 'short',

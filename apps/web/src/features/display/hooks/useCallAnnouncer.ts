@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { playChime } from '../../../lib/chime.ts';
+import { currentLanguage } from '../../../lib/i18n.ts';
 
 /** "A-017" is read out as "A, 0, 1, 7" rather than "A minus seventeen". */
 export function spokenNumber(displayNumber: string): string {
@@ -33,6 +34,8 @@ export function useCallAnnouncer(nowServing: string | null, callOut: (number: st
     playChime(audio.current);
     if ('speechSynthesis' in window) {
       const utterance = new SpeechSynthesisUtterance(callOut(spokenNumber(nowServing)));
+      // Spoken in the board's language (the call-out text is in it).
+      utterance.lang = currentLanguage();
       utterance.rate = 0.9;
       // After the chime has rung out.
       window.setTimeout(() => window.speechSynthesis.speak(utterance), 900);

@@ -1,0 +1,2 @@
+ALTER TABLE "queue_tokens" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;--> statement-breakpoint
+ALTER TABLE "queue_tokens" ADD CONSTRAINT "queue_tokens_language_check" CHECK ("queue_tokens"."language" in ('en', 'fr', 'ar'));
