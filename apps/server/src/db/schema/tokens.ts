@@ -1,9 +1,11 @@
+import type { IntakeAnswer } from '@upnext/contract/intake';
 import { type TokenStatus, tokenKinds, tokenStatuses } from '@upnext/contract/tokens';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -54,6 +56,11 @@ export const queueTokens = pgTable(
     status: text('status', { enum: tokenStatuses }).notNull(),
     priority: integer('priority').notNull().default(0),
     notes: text('notes').notNull().default(''),
+    /** A booking's answers to its queue's intake questions, with the labels asked. */
+    intakeAnswers: jsonb('intake_answers')
+      .$type<IntakeAnswer[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     issuedBy: uuid('issued_by').references(() => authUsers.id, { onDelete: 'set null' }),
     calledBy: uuid('called_by').references(() => authUsers.id, { onDelete: 'set null' }),
     recallCount: integer('recall_count').notNull().default(0),

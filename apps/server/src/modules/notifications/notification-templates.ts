@@ -22,6 +22,7 @@ export type NotificationKind =
   | 'turn_approaching'
   | 'called'
   | 'booking_confirmed'
+  | 'booking_moved'
   | 'booking_reminder'
   | 'session_cancelled'
   | 'payment_received'
@@ -82,6 +83,15 @@ function copyFor(kind: NotificationKind, d: TokenMessageData) {
           'The calendar file attached adds it to your calendar.',
         ],
         sms: `${d.companyName}: booking ${d.displayNumber} confirmed for ${d.when ?? ''}. Details: ${d.statusUrl}`,
+      };
+    case 'booking_moved':
+      return {
+        subject: `Booking moved: ${d.serviceName ?? d.queueName}, ${d.when ?? ''}`,
+        lines: [
+          `Your booking at ${d.companyName} for ${d.serviceName ?? d.queueName} has moved to ${d.when ?? 'a new time'}. Your number is now ${d.displayNumber}.`,
+          'The calendar file attached updates the event in your calendar.',
+        ],
+        sms: `${d.companyName}: your booking moved to ${d.when ?? ''} (${d.displayNumber}). Details: ${d.statusUrl}`,
       };
     case 'booking_reminder':
       return {

@@ -4,6 +4,7 @@ import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import { registerEndpoint } from '../../http/endpoint.ts';
 import type { BoardCache } from './tokens.board.ts';
+import { rescheduleBooking } from './tokens.reschedule.ts';
 import { queueBoard } from './tokens.branch-board.ts';
 import * as service from './tokens.service.ts';
 
@@ -58,6 +59,9 @@ export const tokensRoutes: FastifyPluginAsync<ApiDeps & { boards: BoardCache }> 
   );
   registerEndpoint(app, endpoints.cancelBooking, (request) =>
     service.cancelToken(deps, request.caller, request.body),
+  );
+  registerEndpoint(app, endpoints.rescheduleBooking, (request) =>
+    rescheduleBooking(deps, request.caller, request.body),
   );
   registerEndpoint(app, endpoints.sessionBoard, (request) =>
     service.sessionBoard(deps, options.boards, request.caller, request.params.sessionId),
