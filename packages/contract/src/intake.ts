@@ -22,7 +22,10 @@ export const intakeQuestionSchema = z
     helpText: textSchema(300).default(''),
     kind: z.enum(intakeQuestionKinds),
     /** The choices of a `choice` question (2 or more, each once); none for `text`. */
-    options: z.array(textSchema(100, { min: 1 })).max(INTAKE_OPTIONS_MAX).default([]),
+    options: z
+      .array(textSchema(100, { min: 1 }))
+      .max(INTAKE_OPTIONS_MAX)
+      .default([]),
     required: z.boolean(),
   })
   .strict()
@@ -35,7 +38,11 @@ export const intakeQuestionSchema = z
       });
     }
     if (question.kind === 'text' && question.options.length > 0) {
-      context.addIssue({ code: 'custom', path: ['options'], message: 'A text question has no options' });
+      context.addIssue({
+        code: 'custom',
+        path: ['options'],
+        message: 'A text question has no options',
+      });
     }
     if (new Set(question.options).size !== question.options.length) {
       context.addIssue({ code: 'custom', path: ['options'], message: 'Each option only once' });

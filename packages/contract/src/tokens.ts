@@ -410,7 +410,7 @@ export const tokenEndpoints = {
     description:
       'Keeps the token (its id and status link); in another session it takes that ' +
       "session's next number. Asking again for the slot it holds answers it unchanged. Its " +
-      'holder is refused with change_window_closed past the queue\'s changeCutoffMinutes.',
+      "holder is refused with change_window_closed past the queue's changeCutoffMinutes.",
     body: rescheduleInputSchema,
     responses: { 200: tokenSchema },
     errors: [

@@ -23,7 +23,14 @@ type Live = Awaited<ReturnType<typeof createLiveSession>>;
 const HOUR = 3_600_000;
 
 const questions: IntakeQuestion[] = [
-  { id: 'reason', label: 'What brings you in?', helpText: '', kind: 'text', options: [], required: true },
+  {
+    id: 'reason',
+    label: 'What brings you in?',
+    helpText: '',
+    kind: 'text',
+    options: [],
+    required: true,
+  },
   {
     id: 'first-visit',
     label: 'First visit?',
@@ -32,7 +39,14 @@ const questions: IntakeQuestion[] = [
     options: ['Yes', 'No'],
     required: true,
   },
-  { id: 'notes', label: 'Anything else?', helpText: '', kind: 'text', options: [], required: false },
+  {
+    id: 'notes',
+    label: 'Anything else?',
+    helpText: '',
+    kind: 'text',
+    options: [],
+    required: false,
+  },
 ];
 const goodAnswers = [
   { questionId: 'reason', value: 'A sore knee' },
@@ -219,7 +233,9 @@ describe.each(testDrivers)('booking intake, rescheduling and the change window (
         payload,
       });
     const bad = await patch({
-      intakeQuestions: [{ id: 'a', label: 'Pick', kind: 'choice', options: ['Only'], required: true }],
+      intakeQuestions: [
+        { id: 'a', label: 'Pick', kind: 'choice', options: ['Only'], required: true },
+      ],
     });
     expect(bad.statusCode).toBe(400);
     const ok = await patch({
@@ -245,7 +261,12 @@ describe.each(testDrivers)('booking intake, rescheduling and the change window (
     });
     expect(response.statusCode, response.body).toBe(200);
     const moved = response.json().data;
-    expect(moved).toMatchObject({ id: token.id, number: token.number, slotNo: 3, status: 'booked' });
+    expect(moved).toMatchObject({
+      id: token.id,
+      number: token.number,
+      slotNo: 3,
+      status: 'booked',
+    });
     expect(moved.statusUrl).toBe(token.statusUrl);
     expect(moved.answers).toEqual(token.answers);
     expect(await booked(live.serviceId as string, 1)).toBe(0);
@@ -254,7 +275,10 @@ describe.each(testDrivers)('booking intake, rescheduling and the change window (
       .select()
       .from(notifications)
       .where(
-        and(eq(notifications.recipient, visitor.email), eq(notifications.template, 'booking_moved')),
+        and(
+          eq(notifications.recipient, visitor.email),
+          eq(notifications.template, 'booking_moved'),
+        ),
       );
     expect(mail).toHaveLength(1);
     expect(mail[0]?.attachments?.[0]?.content).toContain(`UID:${token.id}@upnext`);
@@ -310,7 +334,10 @@ describe.each(testDrivers)('booking intake, rescheduling and the change window (
         userId: null,
       }),
     ]);
-    const [first] = await database.db.select().from(sessions).where(eq(sessions.id, live.session.id));
+    const [first] = await database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, live.session.id));
     expect(first).toMatchObject({ lastIssuedNumber: 1, releasedPlaces: 1 });
     // Still one token of the month for the plan.
     const [monthAfter] = await database.db

@@ -133,15 +133,13 @@ export async function moveTokenToSession(
 ): Promise<TokenRow> {
   const number = to.lastIssuedNumber + 1;
   const changes = { ...values(number), sessionId: to.sessionId, number };
-  const numbered = tx
-    .$with('numbered')
-    .as(
-      tx
-        .update(sessions)
-        .set({ lastIssuedNumber: number, updatedAt: changes.updatedAt ?? new Date() })
-        .where(eq(sessions.id, to.sessionId))
-        .returning({ id: sessions.id }),
-    );
+  const numbered = tx.$with('numbered').as(
+    tx
+      .update(sessions)
+      .set({ lastIssuedNumber: number, updatedAt: changes.updatedAt ?? new Date() })
+      .where(eq(sessions.id, to.sessionId))
+      .returning({ id: sessions.id }),
+  );
   const [row] = await tx
     .with(numbered)
     .update(queueTokens)

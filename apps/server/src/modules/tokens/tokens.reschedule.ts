@@ -41,7 +41,8 @@ type Moved = {
   changed: boolean;
 };
 
-const slotKey = (serviceId: string, slotNo: number) => `${serviceId}:${String(slotNo).padStart(10, '0')}`;
+const slotKey = (serviceId: string, slotNo: number) =>
+  `${serviceId}:${String(slotNo).padStart(10, '0')}`;
 
 async function move(
   tx: Tx,
@@ -97,7 +98,7 @@ async function move(
   const lockedSecond = await repo.lockSlot(tx, second?.serviceId ?? '', second?.slotNo ?? 0);
   const target = requireBookable(first === wanted ? lockedFirst : lockedSecond, now);
   const current = await repo.lockToken(tx, found.id);
-  if (!current || current.status !== 'booked') throw notFoundError.token();
+  if (current?.status !== 'booked') throw notFoundError.token();
   const slotFields = {
     sessionServiceId: wanted.serviceId,
     slotNo: wanted.slotNo,

@@ -4,8 +4,8 @@ import { hasSmsPath } from '../../auth/sms.ts';
 import type { ApiDeps } from '../../http/api.ts';
 import { registerEndpoint } from '../../http/endpoint.ts';
 import type { BoardCache } from './tokens.board.ts';
-import { rescheduleBooking } from './tokens.reschedule.ts';
 import { queueBoard } from './tokens.branch-board.ts';
+import { rescheduleBooking } from './tokens.reschedule.ts';
 import * as service from './tokens.service.ts';
 
 /** What the token use cases need, from the API's dependencies (also for the status links). */

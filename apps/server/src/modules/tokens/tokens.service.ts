@@ -139,7 +139,10 @@ export function requireBookable(slot: Awaited<ReturnType<typeof repo.lockSlot>>,
     throw new AppError('slot_blocked', 'This slot is not available. Please choose another time.');
   }
   if (slot.startsAt <= now) {
-    throw new AppError('slot_in_past', 'This slot has already started. Please choose a later time.');
+    throw new AppError(
+      'slot_in_past',
+      'This slot has already started. Please choose a later time.',
+    );
   }
   if (slot.bookedCount >= slot.capacity) {
     throw new AppError('slot_full', 'This slot is already full. Please choose another time.');
@@ -147,7 +150,10 @@ export function requireBookable(slot: Awaited<ReturnType<typeof repo.lockSlot>>,
   return slot;
 }
 
-const intakeMessages: Record<ReturnType<typeof checkIntakeAnswers>['problems'][number]['reason'], string> = {
+const intakeMessages: Record<
+  ReturnType<typeof checkIntakeAnswers>['problems'][number]['reason'],
+  string
+> = {
   required: 'Please answer',
   not_an_option: 'Choose one of the options of',
   unknown_question: 'There is no such question as',
@@ -170,18 +176,16 @@ function intakeAnswersFor(
       message: `${intakeMessages[problem.reason]} "${label ?? problem.questionId}".`,
     };
   });
-  throw new AppError(
-    'validation_failed',
-    issues.map((issue) => issue.message).join(' '),
-    { issues },
-  );
+  throw new AppError('validation_failed', issues.map((issue) => issue.message).join(' '), {
+    issues,
+  });
 }
 
 /**
  * Until when a visitor may cancel or move this booking themselves: the queue's cut-off before
  * its slot; null for walk-ins and when the queue sets none.
  */
-export function changeDeadline(
+function changeDeadline(
   session: Pick<SessionContext, 'changeCutoffMinutes'>,
   token: Pick<TokenRow, 'kind' | 'slotStartsAt'>,
 ): Date | null {

@@ -32,6 +32,8 @@ const token: QueueToken = {
   sessionNotes: '',
   payment: null,
   statusUrl: 'http://localhost/visit/csv',
+  answers: [],
+  changeUntil: null,
 };
 
 describe('Tokens CSV', () => {

@@ -65,6 +65,8 @@ function token(overrides: Partial<QueueToken>): QueueToken {
     sessionNotes: '',
     payment: null,
     statusUrl: 'http://localhost/visit/live',
+    answers: [],
+    changeUntil: null,
     ...overrides,
   };
 }

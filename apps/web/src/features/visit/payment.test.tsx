@@ -51,6 +51,8 @@ const queue: Queue = {
   currency: 'GBP',
   cancelNoticeMinutes: 1440,
   refundPercent: 50,
+  changeCutoffMinutes: 0,
+  intakeQuestions: [],
   tokensPerVisitor: 1,
   turnApproachingThreshold: 3,
   status: 'active',
@@ -133,6 +135,8 @@ const pending = (): QueueToken => ({
   sessionNotes: '',
   payment: pendingPayment(),
   statusUrl: 'http://localhost/visit/pending',
+  answers: [],
+  changeUntil: null,
 });
 
 const paidToken = (payment: Partial<TokenPayment> = {}): QueueToken => ({

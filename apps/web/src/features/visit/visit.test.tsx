@@ -47,6 +47,8 @@ const queue: Queue = {
   turnApproachingThreshold: 3,
   cancelNoticeMinutes: 0,
   refundPercent: 100,
+  changeCutoffMinutes: 0,
+  intakeQuestions: [],
   status: 'active',
   createdAt: '2026-03-01T08:00:00.000Z',
   updatedAt: '2026-03-01T08:00:00.000Z',
@@ -114,6 +116,8 @@ const token: QueueToken = {
   sessionNotes: '',
   payment: null,
   statusUrl: 'http://localhost/visit/mine',
+  answers: [],
+  changeUntil: null,
 };
 
 const userData: UserData = {
