@@ -139,6 +139,8 @@ test.describe('visitor journeys', () => {
       .getByRole('button', { name: /^Book / })
       .first()
       .click();
+    // The confirmation step: nothing is booked before Confirm.
+    await page.getByRole('button', { name: 'Confirm booking' }).click();
     await expect(page.getByText('Your token')).toBeVisible();
     await expect(page.getByText('B-001').first()).toBeVisible();
     await page.screenshot({ path: `${shots}visit-join-booked-1280.png`, fullPage: true });

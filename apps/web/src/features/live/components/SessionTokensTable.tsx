@@ -209,6 +209,8 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
                         size="compact-sm"
                         variant="subtle"
                         color="red.9"
+                        // The subtle variant would draw red.6, too light on a grey row (axe).
+                        c="red.9"
                         leftSection={<IconX size={14} aria-hidden />}
                         aria-label={t('tokens.cancelLabel', { number: token.displayNumber })}
                         onClick={() => setCancelling(token)}

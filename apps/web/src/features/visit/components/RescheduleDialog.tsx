@@ -38,6 +38,7 @@ export function RescheduleDialog({
       onClose={onClose}
       title={t('reschedule.title', { number: token?.displayNumber ?? '' })}
       size="lg"
+      closeButtonProps={{ 'aria-label': t('reschedule.keep') }}
     >
       {token ? <RescheduleSteps token={token} onClose={onClose} onMoved={onMoved} /> : null}
     </Modal>
@@ -145,6 +146,8 @@ function RescheduleSteps({
       />
       {chosen ? (
         <SlotPicker
+          // Its chosen service is the session's own: a new session starts afresh.
+          key={chosen.id}
           sessionId={chosen.id}
           busy={false}
           currentSlot={
