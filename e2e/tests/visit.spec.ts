@@ -144,6 +144,8 @@ test.describe('visitor journeys', () => {
       .getByRole('button', { name: /^Book / })
       .first()
       .click();
+    // The confirmation step: nothing is booked before Confirm.
+    await page.getByRole('button', { name: 'Confirm booking' }).click();
     await expect(page.getByRole('heading', { name: 'What is your name?' })).toBeVisible();
     expect(await blockingViolations(page)).toEqual([]);
     await page.screenshot({ path: `${shots}visit-name-step-1280.png`, fullPage: true });

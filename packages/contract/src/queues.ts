@@ -9,6 +9,7 @@ import {
   timestampSchema,
 } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
+import { intakeQuestionSchema, intakeQuestionsSchema } from './intake.ts';
 
 export const queueModes = ['walk_in', 'slots', 'hybrid'] as const;
 export const queueVisibilities = ['public', 'unlisted', 'private'] as const;
@@ -46,6 +47,14 @@ export const queueSchema = z
      */
     cancelNoticeMinutes: z.number().int(),
     refundPercent: z.number().int(),
+    /**
+     * A visitor may cancel or reschedule a booking themselves until this many minutes before
+     * its slot starts (0: until it starts); later only the company's staff can. Walk-ins and
+     * unpaid holds are not bound by it.
+     */
+    changeCutoffMinutes: z.number().int(),
+    /** What a visitor answers when booking, in order (intake.ts). */
+    intakeQuestions: z.array(intakeQuestionSchema),
     tokensPerVisitor: z.number().int(),
     turnApproachingThreshold: z.number().int(),
     status: z.enum(queueStatuses),
@@ -66,6 +75,8 @@ const queueFields = {
   currency: currencySchema.nullable(),
   cancelNoticeMinutes: int4Schema.min(0).max(43_200),
   refundPercent: int4Schema.min(0).max(100),
+  changeCutoffMinutes: int4Schema.min(0).max(43_200),
+  intakeQuestions: intakeQuestionsSchema,
   tokensPerVisitor: int4Schema.min(1).max(20),
   turnApproachingThreshold: int4Schema.min(0).max(50),
 };
@@ -90,6 +101,8 @@ export const createQueueBodySchema = z
     currency: queueFields.currency.optional(),
     cancelNoticeMinutes: queueFields.cancelNoticeMinutes.optional(),
     refundPercent: queueFields.refundPercent.optional(),
+    changeCutoffMinutes: queueFields.changeCutoffMinutes.optional(),
+    intakeQuestions: queueFields.intakeQuestions.optional(),
     tokensPerVisitor: queueFields.tokensPerVisitor.optional(),
     turnApproachingThreshold: queueFields.turnApproachingThreshold.optional(),
   })
@@ -118,6 +131,8 @@ export const updateQueueBodySchema = z
     currency: queueFields.currency.optional(),
     cancelNoticeMinutes: queueFields.cancelNoticeMinutes.optional(),
     refundPercent: queueFields.refundPercent.optional(),
+    changeCutoffMinutes: queueFields.changeCutoffMinutes.optional(),
+    intakeQuestions: queueFields.intakeQuestions.optional(),
     tokensPerVisitor: queueFields.tokensPerVisitor.optional(),
     turnApproachingThreshold: queueFields.turnApproachingThreshold.optional(),
     status: z.enum(queueStatuses).optional(),

@@ -88,11 +88,20 @@ export const cancelledEvent = z.object({
   at,
 });
 
+/** A booking moved to another slot (its holder or staff rescheduled it): `sessionId` is the new one. */
+export const rescheduledEvent = z.object({
+  type: z.literal('token.rescheduled'),
+  ...tokenRef,
+  slotStartsAt: at,
+  at,
+});
+
 export const userEvent = z.discriminatedUnion('type', [
   positionChangedEvent,
   turnApproachingEvent,
   calledEvent,
   cancelledEvent,
+  rescheduledEvent,
 ]);
 export type UserEvent = z.infer<typeof userEvent>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { int4ParamSchema, int4Schema, phoneInputSchema, textSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
+import { intakeAnswerInputSchema, intakeAnswerSchema } from './intake.ts';
 import { tokenPaymentSchema } from './payments.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
@@ -56,6 +57,8 @@ export const bookSlotInputSchema = z
     serviceId: z.uuid(),
     slotNo: int4Schema.min(1),
     ...visitorFields,
+    /** Answers to the queue's intake questions (checked against them: `validation_failed`). */
+    answers: intakeAnswerInputSchema.optional(),
   })
   .meta({ id: 'BookSlotInput' });
 export type BookSlotInput = z.infer<typeof bookSlotInputSchema>;
@@ -109,6 +112,13 @@ export const tokenSchema = z
     queueName: z.string(),
     /** The counter, desk or room a called visitor goes to; null when the session names none. */
     counter: z.string().nullable(),
+    /** A booking's answers to the queue's intake questions; only for the holder and staff. */
+    answers: z.array(intakeAnswerSchema),
+    /**
+     * Until when its holder may cancel or reschedule this booking themselves (the queue's
+     * `changeCutoffMinutes` before the slot); null for walk-ins.
+     */
+    changeUntil: z.iso.datetime({ offset: true }).nullable(),
   })
   .meta({ id: 'QueueToken' });
 export type QueueToken = z.infer<typeof tokenSchema>;
@@ -131,6 +141,16 @@ export type TokensQueryInput = z.infer<typeof tokensQueryInputSchema>;
 export const cancelTokenInputSchema = z
   .object({ tokenId: z.uuid(), reason: textSchema(200, { multiline: true }).optional() })
   .meta({ id: 'CancelTokenInput' });
+
+export const rescheduleInputSchema = z
+  .object({
+    tokenId: z.uuid(),
+    /** The session service and slot to move to: any of the booking's queue. */
+    serviceId: z.uuid(),
+    slotNo: int4Schema.min(1),
+  })
+  .meta({ id: 'RescheduleInput' });
+export type RescheduleInput = z.infer<typeof rescheduleInputSchema>;
 
 export const nextTokenInputSchema = z
   .object({ sessionId: z.uuid() })
@@ -316,6 +336,7 @@ export const tokenEndpoints = {
       'token_limit_reached',
       'plan_limit_reached',
       'booking_not_allowed',
+      'session_closed',
       'idempotency_key_reused',
     ],
   }),
@@ -365,7 +386,12 @@ export const tokenEndpoints = {
     summary: 'Cancel a token or booking (its holder, or staff); a booked slot frees up',
     body: cancelTokenInputSchema,
     responses: { 200: tokenSchema },
-    errors: [...signedInErrors, 'token_not_found', 'invalid_token_transition'],
+    errors: [
+      ...signedInErrors,
+      'token_not_found',
+      'invalid_token_transition',
+      'change_window_closed',
+    ],
   }),
   cancelBooking: endpoint({
     method: 'POST',
@@ -374,7 +400,38 @@ export const tokenEndpoints = {
     summary: 'Cancel a token or booking (its holder, or staff); a booked slot frees up',
     body: cancelTokenInputSchema,
     responses: { 200: tokenSchema },
-    errors: [...signedInErrors, 'token_not_found', 'invalid_token_transition'],
+    errors: [
+      ...signedInErrors,
+      'token_not_found',
+      'invalid_token_transition',
+      'change_window_closed',
+    ],
+  }),
+  rescheduleBooking: endpoint({
+    method: 'POST',
+    path: '/queues/sessions/slots/tokens-reschedule',
+    tag: 'tokens',
+    summary: 'Move a booking to another free slot of its queue (its holder, or staff)',
+    description:
+      'Keeps the token (its id and status link); in another session it takes that ' +
+      "session's next number. Asking again for the slot it holds answers it unchanged. Its " +
+      "holder is refused with change_window_closed past the queue's changeCutoffMinutes.",
+    body: rescheduleInputSchema,
+    responses: { 200: tokenSchema },
+    errors: [
+      ...signedInErrors,
+      'token_not_found',
+      'invalid_token_transition',
+      'change_window_closed',
+      'slot_not_found',
+      'slot_blocked',
+      'slot_in_past',
+      'slot_full',
+      'session_closed',
+      'session_full',
+      'token_limit_reached',
+      'conflict',
+    ],
   }),
   sessionBoard: endpoint({
     method: 'GET',

@@ -60,6 +60,8 @@ const apiMessages: Record<Translated, Record<ErrorCode, string>> = {
     idempotency_key_reused: 'Cette demande a déjà été envoyée pour autre chose. Réessayez.',
     visit_not_found: 'Ce lien ne fonctionne pas.',
     visit_ended: 'Cette visite est terminée.',
+    change_window_closed:
+      'Il est trop tard pour annuler ou déplacer cette réservation en ligne. Contactez l’établissement.',
     meeting_not_found: 'Cette réunion n’existe pas, ou vous n’en faites pas partie.',
     meeting_not_live: 'Cette réunion n’est pas en cours.',
     meeting_in_progress: 'Un appel est déjà en cours pour ce ticket.',
@@ -135,6 +137,7 @@ const apiMessages: Record<Translated, Record<ErrorCode, string>> = {
     idempotency_key_reused: 'أُرسل هذا الطلب من قبل لغرض آخر. حاول مرة أخرى.',
     visit_not_found: 'هذا الرابط لا يعمل.',
     visit_ended: 'انتهت هذه الزيارة.',
+    change_window_closed: 'فات أوان إلغاء هذا الحجز أو نقله عبر الإنترنت. يُرجى التواصل مع الجهة.',
     meeting_not_found: 'هذا الاجتماع غير موجود، أو لست أحد طرفيه.',
     meeting_not_live: 'هذا الاجتماع غير جارٍ.',
     meeting_in_progress: 'توجد مكالمة جارية لهذه التذكرة بالفعل.',

@@ -53,6 +53,8 @@ const statusByCode = {
   invalid_token_transition: 409,
   token_called_by_other: 409,
   idempotency_key_reused: 409,
+  /** A visitor past the queue's `changeCutoffMinutes` before their booking's slot. */
+  change_window_closed: 409,
   // A token's status link (issue 16).
   visit_not_found: 404,
   visit_ended: 410,

@@ -99,7 +99,8 @@ export const userProfiles = pgTable('user_profiles', {
  * Tokens a company issued per calendar month (`YYYY-MM` in its zone), what the plan's
  * monthly token limit reads: kept by the database itself (the `queue_tokens_count` trigger of
  * migration 0009), counting every token by the month it joined, except those released
- * because their payment was not completed in time (`payment_expired`).
+ * because their payment was not completed in time (`payment_expired`) and the numbers moved
+ * bookings leave behind in their first session (`rescheduled`, migration 0011).
  */
 export const companyTokenMonths = pgTable(
   'company_token_months',

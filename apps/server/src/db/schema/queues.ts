@@ -1,3 +1,4 @@
+import type { IntakeQuestion } from '@upnext/contract/intake';
 import { queueModes, queueStatuses, queueVisibilities } from '@upnext/contract/queues';
 import { joinRequestStatuses } from '@upnext/contract/requests';
 import { sql } from 'drizzle-orm';
@@ -7,6 +8,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -48,6 +50,13 @@ export const queues = pgTable(
      */
     cancelNoticeMinutes: integer('cancel_notice_minutes').notNull().default(0),
     refundPercent: integer('refund_percent').notNull().default(100),
+    /** Visitors cancel or reschedule a booking themselves until this long before its slot. */
+    changeCutoffMinutes: integer('change_cutoff_minutes').notNull().default(0),
+    /** The intake questions bookings answer (checked by the contract's schema on write). */
+    intakeQuestions: jsonb('intake_questions')
+      .$type<IntakeQuestion[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     tokensPerVisitor: integer('tokens_per_visitor').notNull().default(1),
     turnApproachingThreshold: integer('turn_approaching_threshold').notNull().default(3),
     status: text('status', { enum: queueStatuses }).notNull().default('active'),
@@ -65,6 +74,8 @@ export const queues = pgTable(
       sql`(${t.priceMinor} is null and ${t.currency} is null) or (${t.priceMinor} > 0 and ${t.currency} ~ '^[A-Z]{3}$')`,
     ),
     check('queues_cancel_notice_check', sql`${t.cancelNoticeMinutes} between 0 and 43200`),
+    check('queues_change_cutoff_check', sql`${t.changeCutoffMinutes} between 0 and 43200`),
+    check('queues_intake_questions_check', sql`jsonb_typeof(${t.intakeQuestions}) = 'array'`),
     check('queues_refund_percent_check', sql`${t.refundPercent} between 0 and 100`),
     check('queues_tokens_per_visitor_check', sql`${t.tokensPerVisitor} between 1 and 20`),
     check('queues_threshold_check', sql`${t.turnApproachingThreshold} between 0 and 50`),

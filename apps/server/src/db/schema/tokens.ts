@@ -1,3 +1,4 @@
+import type { IntakeAnswer } from '@upnext/contract/intake';
 import { defaultLanguage, languageCodes } from '@upnext/contract/languages';
 import { type TokenStatus, tokenKinds, tokenStatuses } from '@upnext/contract/tokens';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
@@ -5,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -57,6 +59,11 @@ export const queueTokens = pgTable(
     status: text('status', { enum: tokenStatuses }).notNull(),
     priority: integer('priority').notNull().default(0),
     notes: text('notes').notNull().default(''),
+    /** A booking's answers to its queue's intake questions, with the labels asked. */
+    intakeAnswers: jsonb('intake_answers')
+      .$type<IntakeAnswer[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     issuedBy: uuid('issued_by').references(() => authUsers.id, { onDelete: 'set null' }),
     calledBy: uuid('called_by').references(() => authUsers.id, { onDelete: 'set null' }),
     recallCount: integer('recall_count').notNull().default(0),

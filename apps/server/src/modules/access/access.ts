@@ -105,6 +105,8 @@ const actions = [
   'token.take',
   'token.read',
   'token.cancel',
+  /** Moving a booking to another slot (issue 16): its holder, or those who run its session. */
+  'token.reschedule',
   // People.
   'user.read_data',
   'user.update_profile',
@@ -190,6 +192,7 @@ const rules: Record<Action, (standing: Standing) => boolean> = {
   'token.take': (s) => signedIn(s) && sees(s),
   'token.read': (s) => s.self || isMember(s),
   'token.cancel': (s) => s.self || runs(s),
+  'token.reschedule': (s) => s.self || runs(s),
   'user.read_data': (s) => s.self || s.administers,
   'user.update_profile': (s) => s.self,
   'user.answer_invitations': (s) => s.self,

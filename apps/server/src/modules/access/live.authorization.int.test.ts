@@ -352,6 +352,23 @@ describe.each(testDrivers)('authorisation matrix of the live queue and realtime 
         },
       ),
     ),
+    // Moving a booking: its holder (not a matrix actor here) and those who run the session.
+    ...both(
+      'POST /queues/sessions/slots/tokens-reschedule',
+      {
+        public: statuses(200, 200, 200, 403, 404, 404, 404, 401),
+        private: statuses(200, 200, 200, 403, 404, 404, 404, 401),
+      },
+      {
+        request: async (live) =>
+          post('/queues/sessions/slots/tokens-reschedule', {
+            tokenId: await tokenIn(live, { booking: true }),
+            serviceId: live.serviceId,
+            slotNo: live.futureSlotNo + 7,
+          }),
+        notFound: 'token_not_found',
+      },
+    ),
     ...both(
       'GET /queues/sessions/{sessionId}/board',
       {

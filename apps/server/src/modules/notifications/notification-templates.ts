@@ -24,6 +24,7 @@ export type NotificationKind =
   | 'turn_approaching'
   | 'called'
   | 'booking_confirmed'
+  | 'booking_moved'
   | 'booking_reminder'
   | 'session_cancelled'
   | 'payment_received'
@@ -110,6 +111,15 @@ const english: Texts = {
           ],
           sms: `${d.companyName}: booking ${d.displayNumber} confirmed for ${d.when ?? ''}. Details: ${d.statusUrl}`,
         };
+      case 'booking_moved':
+        return {
+          subject: `Booking moved: ${d.serviceName ?? d.queueName}, ${d.when ?? ''}`,
+          lines: [
+            `Your booking at ${d.companyName} for ${d.serviceName ?? d.queueName} has moved to ${d.when ?? 'a new time'}. Your number is now ${d.displayNumber}.`,
+            'The calendar file attached updates the event in your calendar.',
+          ],
+          sms: `${d.companyName}: your booking moved to ${d.when ?? ''} (${d.displayNumber}). Details: ${d.statusUrl}`,
+        };
       case 'booking_reminder':
         return {
           subject: `Reminder: ${d.serviceName ?? d.queueName}, ${d.when ?? ''}`,
@@ -195,6 +205,15 @@ const french: Texts = {
           ],
           sms: `${d.companyName} : réservation ${d.displayNumber} confirmée pour ${d.when ?? ''}. Détails : ${d.statusUrl}`,
         };
+      case 'booking_moved':
+        return {
+          subject: `Réservation déplacée : ${d.serviceName ?? d.queueName}, ${d.when ?? ''}`,
+          lines: [
+            `Votre réservation chez ${d.companyName} pour ${d.serviceName ?? d.queueName} est déplacée au ${d.when ?? 'nouvel horaire'}. Votre numéro est désormais ${d.displayNumber}.`,
+            'Le fichier de calendrier joint met à jour l’événement dans votre agenda.',
+          ],
+          sms: `${d.companyName} : votre réservation est déplacée au ${d.when ?? ''} (${d.displayNumber}). Détails : ${d.statusUrl}`,
+        };
       case 'booking_reminder':
         return {
           subject: `Rappel : ${d.serviceName ?? d.queueName}, ${d.when ?? ''}`,
@@ -279,6 +298,15 @@ const arabic: Texts = {
             'يضيف ملف التقويم المرفق الموعد إلى تقويمك.',
           ],
           sms: `${d.companyName}: تأكّد الحجز ${d.displayNumber} في ${d.when ?? ''}. التفاصيل: ${d.statusUrl}`,
+        };
+      case 'booking_moved':
+        return {
+          subject: `نُقل الحجز: ${d.serviceName ?? d.queueName}، ${d.when ?? ''}`,
+          lines: [
+            `نُقل حجزك لدى ${d.companyName} لـ ${d.serviceName ?? d.queueName} إلى ${d.when ?? 'موعد جديد'}. رقمك الآن ${d.displayNumber}.`,
+            'يحدّث ملف التقويم المرفق الموعد في تقويمك.',
+          ],
+          sms: `${d.companyName}: نُقل حجزك إلى ${d.when ?? ''} (${d.displayNumber}). التفاصيل: ${d.statusUrl}`,
         };
       case 'booking_reminder':
         return {

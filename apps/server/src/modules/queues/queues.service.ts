@@ -64,6 +64,8 @@ function queueJson(row: QueueWithCompany): Queue {
     currency: row.currency,
     cancelNoticeMinutes: row.cancelNoticeMinutes,
     refundPercent: row.refundPercent,
+    changeCutoffMinutes: row.changeCutoffMinutes,
+    intakeQuestions: row.intakeQuestions,
     tokensPerVisitor: row.tokensPerVisitor,
     turnApproachingThreshold: row.turnApproachingThreshold,
     status: row.status,

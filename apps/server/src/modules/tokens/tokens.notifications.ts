@@ -99,6 +99,18 @@ export async function notifyIssued(
     await notifyHolder(tx, deps, now, 'token_issued', session, token, { position });
     return;
   }
+  await notifyBooking(tx, deps, now, session, token, 'booking_confirmed');
+}
+
+/** A booking confirmed or moved to another slot, with its calendar file (the same event's UID). */
+export async function notifyBooking(
+  tx: Tx,
+  deps: NotifyDeps,
+  now: Date,
+  session: SessionContext,
+  token: TokenRow,
+  kind: 'booking_confirmed' | 'booking_moved',
+) {
   const slot = await repo.bookingContext(
     tx,
     token.sessionServiceId as string,
@@ -114,7 +126,7 @@ export async function notifyIssued(
     tx,
     deps,
     now,
-    'booking_confirmed',
+    kind,
     session,
     token,
     { serviceName: slot.serviceName },

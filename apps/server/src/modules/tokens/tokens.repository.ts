@@ -56,6 +56,8 @@ const sessionContext = {
   currency: queues.currency,
   cancelNoticeMinutes: queues.cancelNoticeMinutes,
   refundPercent: queues.refundPercent,
+  /** How long before its slot a visitor may still cancel or move a booking themselves. */
+  changeCutoffMinutes: queues.changeCutoffMinutes,
   tokensPerVisitor: queues.tokensPerVisitor,
   turnApproachingThreshold: queues.turnApproachingThreshold,
   companyId: queues.companyId,
@@ -117,6 +119,49 @@ export async function insertNextToken(
   const [row] = await tx.with(numbered).insert(queueTokens).values(token).returning();
   if (!row) throw new Error('token not inserted');
   return row;
+}
+
+/**
+ * Moves a token to another session (a rescheduled booking), which the caller holds locked: it
+ * takes that session's next number, in one statement as `insertNextToken` does.
+ */
+export async function moveTokenToSession(
+  tx: Tx,
+  tokenId: string,
+  to: Pick<SessionContext, 'sessionId' | 'lastIssuedNumber'>,
+  values: (number: number) => Partial<NewToken>,
+): Promise<TokenRow> {
+  const number = to.lastIssuedNumber + 1;
+  const changes = { ...values(number), sessionId: to.sessionId, number };
+  const numbered = tx.$with('numbered').as(
+    tx
+      .update(sessions)
+      .set({ lastIssuedNumber: number, updatedAt: changes.updatedAt ?? new Date() })
+      .where(eq(sessions.id, to.sessionId))
+      .returning({ id: sessions.id }),
+  );
+  const [row] = await tx
+    .with(numbered)
+    .update(queueTokens)
+    .set(changes)
+    .where(eq(queueTokens.id, tokenId))
+    .returning();
+  if (!row) throw new Error('token not moved');
+  return row;
+}
+
+/** A cancelled row, so a number stays taken in its session (the gap-free rule). */
+export async function insertTokenRow(tx: Tx, values: NewToken) {
+  await tx.insert(queueTokens).values(values);
+}
+
+/** The queue's intake questions, which a booking answers. */
+export async function intakeQuestionsOf(db: Queryable, queueId: string) {
+  const [row] = await db
+    .select({ questions: queues.intakeQuestions })
+    .from(queues)
+    .where(eq(queues.id, queueId));
+  return row?.questions ?? [];
 }
 
 /**

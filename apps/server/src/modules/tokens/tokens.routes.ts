@@ -6,6 +6,7 @@ import { registerEndpoint } from '../../http/endpoint.ts';
 import { requestLanguage } from '../../http/language.ts';
 import type { BoardCache } from './tokens.board.ts';
 import { queueBoard } from './tokens.branch-board.ts';
+import { rescheduleBooking } from './tokens.reschedule.ts';
 import * as service from './tokens.service.ts';
 
 /** What the token use cases need, from the API's dependencies (also for the status links). */
@@ -71,6 +72,9 @@ export const tokensRoutes: FastifyPluginAsync<ApiDeps & { boards: BoardCache }> 
   );
   registerEndpoint(app, endpoints.cancelBooking, (request) =>
     service.cancelToken(deps, request.caller, request.body),
+  );
+  registerEndpoint(app, endpoints.rescheduleBooking, (request) =>
+    rescheduleBooking(deps, request.caller, request.body),
   );
   registerEndpoint(app, endpoints.sessionBoard, (request) =>
     service.sessionBoard(deps, options.boards, request.caller, request.params.sessionId),

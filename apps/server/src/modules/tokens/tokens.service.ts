@@ -1,3 +1,9 @@
+import {
+  checkIntakeAnswers,
+  type IntakeAnswer,
+  type IntakeAnswerInput,
+  type IntakeQuestion,
+} from '@upnext/contract/intake';
 import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import {
   type BookSlotInput,
@@ -61,13 +67,13 @@ export type TokensDeps = {
   payments: PaymentsRuntime;
 };
 
-function displayNumber(prefix: string, number: number): string {
+export function displayNumber(prefix: string, number: number): string {
   const padded = String(number).padStart(3, '0');
   return prefix ? `${prefix}-${padded}` : padded;
 }
 
 /** Sessions take tokens until they close or their window ends. */
-function requireIssuing(session: SessionContext, now: Date) {
+export function requireIssuing(session: SessionContext, now: Date) {
   if (session.status === 'closed' || session.status === 'cancelled' || session.endsAt <= now) {
     throw new AppError('session_closed', 'This session is closed and takes no more tokens.');
   }
@@ -135,6 +141,93 @@ async function earlierAttempt(
   return token;
 }
 
+/** A slot a booking may take: open, not started, not full (its row locked by the caller). */
+export function requireBookable(slot: Awaited<ReturnType<typeof repo.lockSlot>>, now: Date) {
+  if (!slot) throw new AppError('slot_not_found', 'This slot does not exist.');
+  if (slot.status === 'blocked') {
+    throw new AppError('slot_blocked', 'This slot is not available. Please choose another time.');
+  }
+  if (slot.startsAt <= now) {
+    throw new AppError(
+      'slot_in_past',
+      'This slot has already started. Please choose a later time.',
+    );
+  }
+  if (slot.bookedCount >= slot.capacity) {
+    throw new AppError('slot_full', 'This slot is already full. Please choose another time.');
+  }
+  return slot;
+}
+
+const intakeMessages: Record<
+  ReturnType<typeof checkIntakeAnswers>['problems'][number]['reason'],
+  string
+> = {
+  required: 'Please answer',
+  not_an_option: 'Choose one of the options of',
+  unknown_question: 'There is no such question as',
+  repeated: 'Answer only once',
+};
+
+/** The booking's answers to its queue's questions, or 400 naming each question refused. */
+function intakeAnswersFor(
+  questions: readonly IntakeQuestion[],
+  given: IntakeAnswerInput | undefined,
+): IntakeAnswer[] {
+  const { answers, problems } = checkIntakeAnswers(questions, given ?? []);
+  if (problems.length === 0) return answers;
+  const issues = problems.map((problem) => {
+    const label = questions.find((question) => question.id === problem.questionId)?.label;
+    return {
+      field: 'body.answers',
+      questionId: problem.questionId,
+      reason: problem.reason,
+      message: `${intakeMessages[problem.reason]} "${label ?? problem.questionId}".`,
+    };
+  });
+  throw new AppError('validation_failed', issues.map((issue) => issue.message).join(' '), {
+    issues,
+  });
+}
+
+/**
+ * Until when a visitor may cancel or move this booking themselves: the queue's cut-off before
+ * its slot; null for walk-ins and when the queue sets none.
+ */
+function changeDeadline(
+  session: Pick<SessionContext, 'changeCutoffMinutes'>,
+  token: Pick<TokenRow, 'kind' | 'slotStartsAt'>,
+): Date | null {
+  if (token.kind !== 'booking' || !token.slotStartsAt || session.changeCutoffMinutes === 0) {
+    return null;
+  }
+  return new Date(token.slotStartsAt.getTime() - session.changeCutoffMinutes * 60_000);
+}
+
+/**
+ * The queue's cancellation window, for visitors (staff are not bound by it): past the cut-off
+ * a booking stays unless staff change it. An unpaid hold may always be let go.
+ */
+export function assertChangeAllowed(
+  access: Standing,
+  session: SessionContext,
+  token: TokenRow,
+  now: Date,
+) {
+  if (isMember(access) || token.status === 'pending_payment') return;
+  const deadline = changeDeadline(session, token);
+  if (!deadline || now < deadline) return;
+  const notice =
+    session.changeCutoffMinutes % 60 === 0
+      ? `${session.changeCutoffMinutes / 60} hour${session.changeCutoffMinutes === 60 ? '' : 's'}`
+      : `${session.changeCutoffMinutes} minutes`;
+  throw new AppError(
+    'change_window_closed',
+    `Bookings here can be cancelled or moved up to ${notice} before they start. Please contact ${session.companyName}.`,
+    { changeUntil: deadline.toISOString(), cutoffMinutes: session.changeCutoffMinutes },
+  );
+}
+
 type Issued = {
   token: TokenRow;
   session: SessionContext;
@@ -152,7 +245,9 @@ async function issue(
   session: SessionContext,
   access: Standing,
   input: TakeTokenInput | BookSlotInput,
-  booking: { serviceId: string; slotNo: number; startsAt: Date } | undefined,
+  booking:
+    | { serviceId: string; slotNo: number; startsAt: Date; answers: IntakeAnswer[] }
+    | undefined,
   idempotencyKey: string | undefined,
   profileName: string,
   language: Language,
@@ -220,6 +315,7 @@ async function issue(
     status,
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
+    intakeAnswers: booking?.answers ?? [],
     idempotencyKey: idempotencyKey ?? null,
     language,
     joinedAt: now,
@@ -322,22 +418,20 @@ export async function bookSlot(
       idempotencyKey,
     );
     if (earlier) return { token: earlier, session, staff, repeated: true };
-    const slot = await repo.lockSlot(tx, input.serviceId, input.slotNo);
-    if (!slot) throw new AppError('slot_not_found', 'This slot does not exist.');
-    const now = deps.clock();
-    if (slot.status === 'blocked') {
-      throw new AppError('slot_blocked', 'This slot is not available. Please choose another time.');
-    }
-    if (slot.startsAt <= now) {
-      throw new AppError(
-        'slot_in_past',
-        'This slot has already started. Please choose a later time.',
-      );
-    }
-    if (slot.bookedCount >= slot.capacity) {
-      throw new AppError('slot_full', 'This slot is already full. Please choose another time.');
-    }
-    const booking = { serviceId: input.serviceId, slotNo: input.slotNo, startsAt: slot.startsAt };
+    const slot = requireBookable(
+      await repo.lockSlot(tx, input.serviceId, input.slotNo),
+      deps.clock(),
+    );
+    const answers = intakeAnswersFor(
+      await repo.intakeQuestionsOf(tx, session.queueId),
+      input.answers,
+    );
+    const booking = {
+      serviceId: input.serviceId,
+      slotNo: input.slotNo,
+      startsAt: slot.startsAt,
+      answers,
+    };
     const result = await issue(
       tx,
       deps,
@@ -362,7 +456,7 @@ type View = { staff: boolean; viewerId?: string | undefined };
  * After a committed change: the session's line computed once, published on the session topic
  * and to the holders, and used for the answer.
  */
-async function announce(
+export async function announce(
   deps: TokensDeps,
   session: SessionContext,
   token: TokenRow,
@@ -444,6 +538,8 @@ export async function present(
         companyName: line.session.companyName,
         queueName: line.session.queueName,
         counter: line.session.subQueueName,
+        answers: mayReadContact ? row.intakeAnswers : [],
+        changeUntil: changeDeadline(line.session, row)?.toISOString() ?? null,
       },
     ];
   });
@@ -511,6 +607,7 @@ export async function cancelToken(
       );
     }
     const now = deps.clock();
+    assertChangeAllowed(access, locked, current, now);
     const reason = input.reason ?? (holder ? 'cancelled_by_visitor' : 'cancelled_by_staff');
     const cancelled = await repo.updateToken(tx, current.id, {
       status: 'cancelled',

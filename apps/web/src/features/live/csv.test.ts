@@ -35,6 +35,8 @@ const token: QueueToken = {
   companyName: 'Harbourview Health Centre',
   queueName: 'General practice',
   counter: null,
+  answers: [],
+  changeUntil: null,
 };
 
 describe('Tokens CSV', () => {

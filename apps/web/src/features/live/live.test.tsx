@@ -68,6 +68,8 @@ function token(overrides: Partial<QueueToken>): QueueToken {
     companyName: 'Harbourview Health Centre',
     queueName: 'General practice',
     counter: null,
+    answers: [],
+    changeUntil: null,
     ...overrides,
   };
 }

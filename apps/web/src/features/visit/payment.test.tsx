@@ -51,6 +51,8 @@ const queue: Queue = {
   currency: 'GBP',
   cancelNoticeMinutes: 1440,
   refundPercent: 50,
+  changeCutoffMinutes: 0,
+  intakeQuestions: [],
   tokensPerVisitor: 1,
   turnApproachingThreshold: 3,
   status: 'active',
@@ -136,6 +138,8 @@ const pending = (): QueueToken => ({
   companyName: 'Harbourview Health Centre',
   queueName: 'General practice',
   counter: null,
+  answers: [],
+  changeUntil: null,
 });
 
 const paidToken = (payment: Partial<TokenPayment> = {}): QueueToken => ({

@@ -47,6 +47,8 @@ const queue: Queue = {
   turnApproachingThreshold: 3,
   cancelNoticeMinutes: 0,
   refundPercent: 100,
+  changeCutoffMinutes: 0,
+  intakeQuestions: [],
   status: 'active',
   createdAt: '2026-03-01T08:00:00.000Z',
   updatedAt: '2026-03-01T08:00:00.000Z',
@@ -117,6 +119,8 @@ const token: QueueToken = {
   companyName: 'Harbourview Health Centre',
   queueName: 'General practice',
   counter: null,
+  answers: [],
+  changeUntil: null,
 };
 
 const userData: UserData = {
@@ -420,7 +424,31 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
       () => mine,
       (url, init) => {
         if (url.startsWith('/api/queues/by-code/'))
-          return json({ data: { ...queue, mode: 'slots' } });
+          return json({
+            data: {
+              ...queue,
+              mode: 'slots',
+              changeCutoffMinutes: 1440,
+              intakeQuestions: [
+                {
+                  id: 'reason',
+                  label: 'What brings you in?',
+                  helpText: '',
+                  kind: 'text',
+                  options: [],
+                  required: true,
+                },
+                {
+                  id: 'fasting',
+                  label: 'Have you fasted?',
+                  helpText: '',
+                  kind: 'choice',
+                  options: ['Yes', 'No'],
+                  required: false,
+                },
+              ],
+            },
+          });
         if (url === `/api/queues/sessions/${SESSION}/services`) {
           return json({
             data: [
@@ -461,8 +489,32 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     // A slot that has started is not offered.
     expect(screen.queryByRole('button', { name: /08:00/ })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Book 10:00' }));
+    // The confirmation step: what and when, the rule, the questions; nothing booked yet.
+    const review = await screen.findByRole('region', { name: 'Review and confirm' });
+    expect(within(review).getByText('Blood test')).toBeInTheDocument();
+    expect(within(review).getByText('10:00–10:15 (Europe/London)')).toBeInTheDocument();
+    expect(within(review).getByTestId('change-rule')).toHaveTextContent(
+      'You can cancel or reschedule up to 1 day before your time.',
+    );
+    await user.click(within(review).getByRole('button', { name: 'Confirm booking' }));
+    expect(await within(review).findByText('Please answer this question.')).toBeInTheDocument();
+    expect(within(review).getByRole('textbox', { name: /What brings you in/ })).toHaveFocus();
+    expect(bodyOf('/api/queues/sessions/slots/tokens')).toBeUndefined();
+    await user.type(
+      within(review).getByRole('textbox', { name: /What brings you in/ }),
+      'Check-up',
+    );
+    await user.click(within(review).getByRole('radio', { name: 'No' }));
+    await user.click(within(review).getByRole('button', { name: 'Confirm booking' }));
     expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
-    expect(bodyOf('/api/queues/sessions/slots/tokens')).toEqual({ serviceId: SERVICE, slotNo: 2 });
+    expect(bodyOf('/api/queues/sessions/slots/tokens')).toEqual({
+      serviceId: SERVICE,
+      slotNo: 2,
+      answers: [
+        { questionId: 'reason', value: 'Check-up' },
+        { questionId: 'fasting', value: 'No' },
+      ],
+    });
     expect(screen.getByText(/^Your time:/)).toBeInTheDocument();
     expect(screen.getByText('Booked')).toBeInTheDocument();
   });

@@ -10,6 +10,7 @@ import {
 import type { QueueToken, TokenAction } from '@upnext/contract/tokens';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
+import { TokenAnswers } from '../../../entities/token/TokenAnswers.tsx';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { errorText } from '../../../lib/error-text.ts';
 
@@ -78,6 +79,7 @@ export function NowServingCard({
                 <TokenStatusBadge status={token.status} />
               </Group>
               {token.notes ? <Text c="dimmed">{token.notes}</Text> : null}
+              <TokenAnswers answers={token.answers} />
             </Stack>
           ) : (
             <Text c="dimmed" size="lg">

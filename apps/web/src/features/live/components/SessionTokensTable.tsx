@@ -22,6 +22,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { formatSeconds, formatTime } from '../../../entities/token/format.ts';
+import { TokenAnswers } from '../../../entities/token/TokenAnswers.tsx';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { downloadCsv } from '../../../lib/csv.ts';
 import { errorText } from '../../../lib/error-text.ts';
@@ -193,6 +194,7 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
                         {token.visitorPhone}
                       </Text>
                     ) : null}
+                    <TokenAnswers answers={token.answers} withTitle={false} />
                   </Table.Td>
                   <Table.Td>{t(`kind.${token.kind}`)}</Table.Td>
                   <Table.Td>
@@ -207,6 +209,8 @@ export function SessionTokensTable({ sessionId }: { sessionId: string }) {
                         size="compact-sm"
                         variant="subtle"
                         color="red.9"
+                        // The subtle variant would draw red.6, too light on a grey row (axe).
+                        c="red.9"
                         leftSection={<IconX size={14} aria-hidden />}
                         aria-label={t('tokens.cancelLabel', { number: token.displayNumber })}
                         onClick={() => setCancelling(token)}

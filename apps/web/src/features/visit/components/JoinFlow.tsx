@@ -1,5 +1,6 @@
 import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCalendarOff, IconLock, IconSearch } from '@tabler/icons-react';
+import type { IntakeAnswerInput } from '@upnext/contract/intake';
 import { PAYMENT_HOLD_MINUTES } from '@upnext/contract/payments';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
@@ -22,6 +23,7 @@ import { useQueueByCode } from '../api/getQueueByCode.ts';
 import { useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
+import { BookingReview, type PickedSlot } from './BookingReview.tsx';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import type { Price } from './PaymentPanel.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
@@ -31,7 +33,7 @@ import { visitErrorText } from './visitError.ts';
 /** What the visitor asked for before signing in; done as soon as they are signed in. */
 type Pending =
   | { kind: 'take'; sessionId: string }
-  | { kind: 'book'; serviceId: string; slotNo: number }
+  | { kind: 'book'; serviceId: string; slotNo: number; answers: IntakeAnswerInput }
   | { kind: 'ask'; queueId: string };
 
 interface JoinFlowProps {
@@ -42,8 +44,15 @@ interface JoinFlowProps {
   requestSignIn: () => void;
 }
 
-/** What the page shows once the queue is known: a token of the visitor's, or the sessions. */
-type View = { kind: 'token'; token: QueueToken } | { kind: 'sessions' } | null;
+/**
+ * What the page shows once the queue is known: a token of the visitor's, the sessions, or the
+ * confirmation step of a slot picked.
+ */
+type View =
+  | { kind: 'token'; token: QueueToken }
+  | { kind: 'sessions' }
+  | { kind: 'review'; picked: PickedSlot }
+  | null;
 
 /** `/join`: find a queue by code, pick a session, take a token or book a time, follow it live. */
 export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
@@ -96,7 +105,11 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
         done,
       );
     } else {
-      book.mutate({ serviceId: action.serviceId, slotNo: action.slotNo, ...named }, done);
+      const { serviceId, slotNo, answers } = action;
+      book.mutate(
+        { serviceId, slotNo, ...(answers.length > 0 ? { answers } : {}), ...named },
+        done,
+      );
     }
   }
 
@@ -177,6 +190,7 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
   }
 
   const actionError = take.error ?? book.error;
+  const review = view?.kind === 'review' ? view.picked : null;
   return (
     <Stack gap="lg">
       <QueueHeader queue={queue.data} onChangeCode={() => onCodeChange(null)} />
@@ -197,15 +211,38 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
           </Stack>
         </Notice>
       ) : null}
-      <SessionList
-        queue={queue.data}
-        held={held}
-        busy={take.isPending || book.isPending}
-        takingId={take.isPending ? take.variables?.sessionId : undefined}
-        onTake={(sessionId) => run({ kind: 'take', sessionId })}
-        onBook={(serviceId, slotNo) => run({ kind: 'book', serviceId, slotNo })}
-        onShow={(token) => setView({ kind: 'token', token })}
-      />
+      {review ? (
+        <BookingReview
+          queue={queue.data}
+          picked={review}
+          busy={book.isPending}
+          onConfirm={(answers) =>
+            run({
+              kind: 'book',
+              serviceId: review.service.id,
+              slotNo: review.slot.slotNo,
+              answers,
+            })
+          }
+          onBack={() => {
+            book.reset();
+            setView({ kind: 'sessions' });
+          }}
+        />
+      ) : (
+        <SessionList
+          queue={queue.data}
+          held={held}
+          busy={take.isPending || book.isPending}
+          takingId={take.isPending ? take.variables?.sessionId : undefined}
+          onTake={(sessionId) => run({ kind: 'take', sessionId })}
+          onPick={(picked) => {
+            take.reset();
+            setView({ kind: 'review', picked });
+          }}
+          onShow={(token) => setView({ kind: 'token', token })}
+        />
+      )}
     </Stack>
   );
 }
@@ -302,11 +339,12 @@ interface SessionListProps {
   /** The session a token is being taken in, to show the spinner on its own button. */
   takingId: string | undefined;
   onTake: (sessionId: string) => void;
-  onBook: (serviceId: string, slotNo: number) => void;
+  /** A slot was chosen: the confirmation step comes next. */
+  onPick: (picked: PickedSlot) => void;
   onShow: (token: QueueToken) => void;
 }
 
-function SessionList({ queue, held, busy, takingId, onTake, onBook, onShow }: SessionListProps) {
+function SessionList({ queue, held, busy, takingId, onTake, onPick, onShow }: SessionListProps) {
   const { t, i18n } = useTranslation('visit');
   const from = todayLocal();
   const sessions = useUpcomingSessions(queue.id, from, addDays(from, 6));
@@ -403,7 +441,7 @@ function SessionList({ queue, held, busy, takingId, onTake, onBook, onShow }: Se
                       <SlotPicker
                         sessionId={session.id}
                         busy={busy}
-                        onBook={(serviceId, slot) => onBook(serviceId, slot.slotNo)}
+                        onPick={(service, slot) => onPick({ session, service, slot })}
                       />
                     ) : null}
                   </Stack>

@@ -10,6 +10,7 @@ import { Notice } from '../../../components/tones.tsx';
 import { formatMoney } from '../../../entities/payment/format.ts';
 import { formatDay, shortTime, todayLocal } from '../../../entities/session/format.ts';
 import { formatInstant } from '../../../entities/token/format.ts';
+import { TokenAnswers } from '../../../entities/token/TokenAnswers.tsx';
 import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { useAssignedSessions } from '../api/assignedSessions.ts';
 import { downloadBookingCalendar, useBookingDetails } from '../api/bookingDetails.ts';
@@ -17,17 +18,21 @@ import { useCancelToken } from '../api/cancelToken.ts';
 import { useQueue } from '../api/getQueue.ts';
 import { followsSession, liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { CallWaiting } from './CallWaiting.tsx';
+import { ChangeRule } from './ChangeRule.tsx';
 import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
 import { PaymentStatusLine, PayPanel } from './PaymentPanel.tsx';
-import { refundOnCancel } from './refundRule.ts';
+import { RescheduleDialog } from './RescheduleDialog.tsx';
+import { noticeText, refundOnCancel } from './refundRule.ts';
 import { SessionNotice } from './SessionNotice.tsx';
 import { visitErrorText } from './visitError.ts';
 
 /** `/admin/my-sessions`: the visitor's tokens and bookings, live; staff also see today's sessions. */
 export function MySessions({ highlightTokenId }: { highlightTokenId: string | null }) {
-  const { t } = useTranslation('visit');
+  const { t, i18n } = useTranslation('visit');
   const { tokens, userData } = useLiveTokens();
   const [cancelling, setCancelling] = useState<QueueToken | null>(null);
+  const [moving, setMoving] = useState<QueueToken | null>(null);
+  const [moved, setMoved] = useState<QueueToken | null>(null);
   const isStaff = Boolean(userData.data?.companies.some((c) => c.status === 'active'));
 
   const list = tokens.data ?? [];
@@ -60,17 +65,45 @@ export function MySessions({ highlightTokenId }: { highlightTokenId: string | nu
             }
           />
         ) : null}
-        <TokenList tokens={current} highlightTokenId={highlightTokenId} onCancel={setCancelling} />
+        <div role="status" aria-live="polite">
+          {moved ? (
+            <Notice tone="teal" withCloseButton onClose={() => setMoved(null)}>
+              {t('reschedule.done', {
+                number: moved.displayNumber,
+                when: moved.slotStartsAt ? formatInstant(moved.slotStartsAt, i18n.language) : '',
+              })}
+            </Notice>
+          ) : null}
+        </div>
+        <TokenList
+          tokens={current}
+          highlightTokenId={highlightTokenId}
+          onCancel={setCancelling}
+          onReschedule={setMoving}
+        />
       </Stack>
       {past.length > 0 ? (
         <Stack gap="sm" component="section" aria-labelledby="my-past-title">
           <Title order={2} id="my-past-title">
             {t('mine.pastTitle')}
           </Title>
-          <TokenList tokens={past} highlightTokenId={highlightTokenId} onCancel={setCancelling} />
+          <TokenList
+            tokens={past}
+            highlightTokenId={highlightTokenId}
+            onCancel={setCancelling}
+            onReschedule={setMoving}
+          />
         </Stack>
       ) : null}
       <CancelDialog token={cancelling} onClose={() => setCancelling(null)} />
+      <RescheduleDialog
+        token={moving}
+        onClose={() => setMoving(null)}
+        onMoved={(token) => {
+          setMoving(null);
+          setMoved(token);
+        }}
+      />
     </Stack>
   );
 }
@@ -79,9 +112,10 @@ interface TokenListProps {
   tokens: QueueToken[];
   highlightTokenId: string | null;
   onCancel: (token: QueueToken) => void;
+  onReschedule: (token: QueueToken) => void;
 }
 
-function TokenList({ tokens, highlightTokenId, onCancel }: TokenListProps) {
+function TokenList({ tokens, highlightTokenId, onCancel, onReschedule }: TokenListProps) {
   if (tokens.length === 0) return null;
   return (
     <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
@@ -91,6 +125,7 @@ function TokenList({ tokens, highlightTokenId, onCancel }: TokenListProps) {
             token={token}
             highlighted={token.id === highlightTokenId}
             onCancel={() => onCancel(token)}
+            onReschedule={() => onReschedule(token)}
           />
         </li>
       ))}
@@ -102,9 +137,16 @@ interface TokenCardProps {
   token: QueueToken;
   highlighted: boolean;
   onCancel: () => void;
+  onReschedule: () => void;
 }
 
-function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
+/** Whether its holder may still move the booking themselves (the server decides too). */
+function movable(token: QueueToken): boolean {
+  if (token.kind !== 'booking' || token.status !== 'booked') return false;
+  return token.changeUntil === null || Date.parse(token.changeUntil) > Date.now();
+}
+
+function TokenCard({ token, highlighted, onCancel, onReschedule }: TokenCardProps) {
   const { t, i18n } = useTranslation('visit');
   const [details, setDetails] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -161,6 +203,10 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
           <TokenFigures token={token} />
         </div>
         <PaymentStatusLine token={token} />
+        <TokenAnswers answers={token.answers} />
+        {token.kind === 'booking' && liveStatuses.includes(token.status) ? (
+          <ChangeRule changeUntil={token.changeUntil} />
+        ) : null}
         {token.status === 'pending_payment' ? <PayPanel token={token} resume /> : null}
         <Group gap="sm">
           {token.kind === 'booking' ? (
@@ -182,6 +228,16 @@ function TokenCard({ token, highlighted, onCancel }: TokenCardProps) {
               leftSection={<IconMapPin size={16} aria-hidden />}
             >
               {t('mine.statusPage')}
+            </Button>
+          ) : null}
+          {movable(token) ? (
+            <Button
+              variant="light"
+              size="sm"
+              onClick={onReschedule}
+              aria-label={t('reschedule.openNamed', { number: token.displayNumber })}
+            >
+              {t('reschedule.open')}
             </Button>
           ) : null}
           {cancellableTokenStatuses.includes(token.status) ? (
@@ -377,12 +433,7 @@ function RefundText({ token }: { token: QueueToken }) {
     return <Text size="sm">{t('refund.unpaid')}</Text>;
   }
   const refund = refundOnCancel(token, queue.data, now);
-  const notice = (minutes: number) =>
-    minutes % 1440 === 0
-      ? t('refund.noticeDays', { count: minutes / 1440 })
-      : minutes % 60 === 0
-        ? t('refund.noticeHours', { count: minutes / 60 })
-        : t('refund.noticeMinutes', { count: minutes });
+  const notice = (minutes: number) => noticeText(t, minutes);
   let text: string;
   switch (refund.kind) {
     case 'unpaid':

@@ -1,5 +1,5 @@
 import { Button, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { Slot } from '@upnext/contract/sessions';
+import type { SessionService, Slot } from '@upnext/contract/sessions';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadError, LoadingList } from '../../../components/StateViews.tsx';
@@ -10,14 +10,17 @@ import { useSessionServices } from '../api/sessionServices.ts';
 interface SlotPickerProps {
   sessionId: string;
   busy: boolean;
-  onBook: (serviceId: string, slot: Slot) => void;
+  /** A free slot was chosen (booking it, or moving a booking there, is the caller's next step). */
+  onPick: (service: SessionService, slot: Slot) => void;
+  /** The slot a booking being moved holds now: shown, not offered. */
+  currentSlot?: { serviceId: string; slotNo: number } | undefined;
 }
 
 /**
  * The services of a session and their free times; a full slot is shown but cannot be chosen,
  * one that has started is not shown.
  */
-export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
+export function SlotPicker({ sessionId, busy, onPick, currentSlot }: SlotPickerProps) {
   const { t } = useTranslation('visit');
   const services = useSessionServices(sessionId);
   const [serviceId, setServiceId] = useState<string | null>(null);
@@ -26,6 +29,7 @@ export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
     if (!serviceId && first) setServiceId(first);
   }, [serviceId, first]);
   const slots = useServiceSlots(serviceId);
+  const service = services.data?.find((candidate) => candidate.id === serviceId);
   // A slot that has started cannot be booked: it is not offered at all.
   const upcoming = slots.data?.filter((slot) => Date.parse(slot.startsAt) > Date.now());
 
@@ -65,16 +69,23 @@ export function SlotPicker({ sessionId, busy, onBook }: SlotPickerProps) {
             >
               {upcoming.map((slot) => {
                 const time = shortTime(slot.startTime);
+                const held =
+                  currentSlot?.serviceId === serviceId && currentSlot.slotNo === slot.slotNo;
+                const free = slot.bookable && !held;
                 return (
                   <li key={slot.slotNo}>
                     <Button
                       fullWidth
-                      variant={slot.bookable ? 'light' : 'default'}
-                      disabled={!slot.bookable || busy}
+                      variant={held ? 'filled' : free ? 'light' : 'default'}
+                      disabled={!free || busy}
                       aria-label={
-                        slot.bookable ? t('slots.book', { time }) : t('slots.full', { time })
+                        held
+                          ? t('slots.current', { time })
+                          : free
+                            ? t('slots.book', { time })
+                            : t('slots.full', { time })
                       }
-                      onClick={() => serviceId && onBook(serviceId, slot)}
+                      onClick={() => service && onPick(service, slot)}
                     >
                       {time}
                     </Button>

@@ -1,5 +1,15 @@
 import type { Queue } from '@upnext/contract/queues';
 import type { QueueToken } from '@upnext/contract/tokens';
+import type { TFunction } from 'i18next';
+
+/** A notice period in words: "2 days", "3 hours", "45 minutes". */
+export function noticeText(t: TFunction<'visit'>, minutes: number): string {
+  return minutes % 1440 === 0
+    ? t('refund.noticeDays', { count: minutes / 1440 })
+    : minutes % 60 === 0
+      ? t('refund.noticeHours', { count: minutes / 60 })
+      : t('refund.noticeMinutes', { count: minutes });
+}
 
 /**
  * What cancelling a paid token now gives back by the queue's rule (contract `queueSchema`): at

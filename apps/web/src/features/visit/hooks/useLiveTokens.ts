@@ -43,6 +43,9 @@ function applyUserEvent(token: QueueToken, event: UserEvent): QueueToken {
         position: null,
         estimatedWaitMinutes: null,
       };
+    case 'token.rescheduled':
+      // Its number and session may have changed too: the refetch that follows brings them.
+      return { ...token, slotStartsAt: event.slotStartsAt };
   }
 }
 
@@ -58,6 +61,7 @@ registerRealtime('/topic/user/:subscribeId', {
     updateLiveQuery<QueueToken[]>(queryClient, visitKeys.myTokens(), (tokens) =>
       tokens?.map((token) => (token.id === event.tokenId ? applyUserEvent(token, event) : token)),
     );
+    if (event.type === 'token.rescheduled') refetchMine(queryClient);
   },
   resync: refetchMine,
 });

@@ -71,6 +71,8 @@ describe('QueueForm', { timeout: 30_000 }, () => {
       currency: 'EUR',
       cancelNoticeMinutes: 0,
       refundPercent: 100,
+      changeCutoffMinutes: 0,
+      intakeQuestions: [],
     });
   });
 

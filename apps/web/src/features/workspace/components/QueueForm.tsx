@@ -22,6 +22,7 @@ import {
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from './formErrors.ts';
+import { IntakeQuestionsEditor, type IntakeQuestionValues } from './IntakeQuestionsEditor.tsx';
 import { currencyOptions, fromMinor, toMinor } from './options.ts';
 
 export interface QueueFormValues {
@@ -40,6 +41,9 @@ export interface QueueFormValues {
   notice: number | string;
   noticeUnit: NoticeUnit;
   refundPercent: number | string;
+  /** How late visitors may cancel or move a booking themselves, in hours (the contract: minutes). */
+  changeCutoffHours: number | string;
+  intakeQuestions: IntakeQuestionValues[];
 }
 
 const noticeUnits = { minutes: 1, hours: 60 } as const;
@@ -71,6 +75,22 @@ function queueFormToBody(values: QueueFormValues): QueueFields {
     cancelNoticeMinutes:
       values.notice === '' ? Number.NaN : Number(values.notice) * noticeUnits[values.noticeUnit],
     refundPercent: int(values.refundPercent),
+    changeCutoffMinutes:
+      values.changeCutoffHours === ''
+        ? Number.NaN
+        : Math.round(Number(values.changeCutoffHours) * 60),
+    intakeQuestions: values.intakeQuestions.map(({ optionsText, ...question }) => ({
+      ...question,
+      label: question.label.trim(),
+      helpText: question.helpText.trim(),
+      options:
+        question.kind === 'choice'
+          ? optionsText
+              .split('\n')
+              .map((option) => option.trim())
+              .filter(Boolean)
+          : [],
+    })),
   };
 }
 
@@ -89,6 +109,11 @@ function initialValues(queue: Queue | undefined, defaultCurrency: string): Queue
     currency: queue?.currency ?? defaultCurrency,
     ...noticeFromMinutes(queue?.cancelNoticeMinutes ?? 0),
     refundPercent: queue?.refundPercent ?? 100,
+    changeCutoffHours: (queue?.changeCutoffMinutes ?? 0) / 60,
+    intakeQuestions: (queue?.intakeQuestions ?? []).map(({ options, ...question }) => ({
+      ...question,
+      optionsText: options.join('\n'),
+    })),
   };
 }
 
@@ -120,8 +145,20 @@ export function QueueForm({
       const errors = contractErrors(
         createQueueBodySchema,
         { companyId, ...queueFormToBody(values) },
-        { priceMinor: 'price', cancelNoticeMinutes: 'notice' },
+        {
+          priceMinor: 'price',
+          cancelNoticeMinutes: 'notice',
+          changeCutoffMinutes: 'changeCutoffHours',
+        },
       );
+      // A question's options are edited as lines of one field.
+      for (const key of Object.keys(errors)) {
+        const options = /^(intakeQuestions\.\d+)\.options(\.\d+)?$/.exec(key);
+        if (options) {
+          errors[`${options[1]}.optionsText`] ??= errors[key] as string;
+          delete errors[key];
+        }
+      }
       if (values.paid && toMinor(values.price) === null) {
         errors.price = t('queue.form.priceRequired');
         delete errors.currency;
@@ -263,6 +300,22 @@ export function QueueForm({
               {...form.getInputProps('refundPercent')}
             />
           </SimpleGrid>
+        ) : null}
+        {mode !== 'walk_in' ? (
+          <Stack gap="md">
+            <NumberInput
+              label={t('queue.form.changeCutoff')}
+              description={t('queue.form.changeCutoffHint')}
+              min={0}
+              max={720}
+              decimalScale={2}
+              clampBehavior="none"
+              allowNegative={false}
+              suffix={` ${t('queue.form.noticeUnits.hours')}`}
+              {...form.getInputProps('changeCutoffHours')}
+            />
+            <IntakeQuestionsEditor form={form} />
+          </Stack>
         ) : null}
         <Group justify="flex-end" gap="sm">
           {onCancel ? (

@@ -31,6 +31,8 @@ const queue: Queue = {
   turnApproachingThreshold: 3,
   cancelNoticeMinutes: 0,
   refundPercent: 100,
+  changeCutoffMinutes: 0,
+  intakeQuestions: [],
   status: 'active',
   createdAt: now,
   updatedAt: now,
