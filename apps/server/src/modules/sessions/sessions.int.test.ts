@@ -191,10 +191,19 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     ]);
     expect(preview.json().data.conflicts).toEqual([]);
 
-    // A date that is not in the series is refused, and nothing is saved.
+    // Without skipping, the series is refused naming the clashing date, and nothing is saved.
     const before = await countSessions();
+    const refused = await schedule(series);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('session_overlap');
+    expect(refused.json().error.details.conflicts.map((c: Json) => c.plannedDate)).toEqual([
+      '2026-07-15',
+    ]);
+
+    // A date that is not in the series is refused, and nothing is saved.
     const wrong = await schedule({ ...series, skipDates: ['2026-07-16'] });
     expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.code).toBe('validation_failed');
     expect(wrong.json().error.details.issues[0].field).toBe('body.skipDates');
     const everyDate = await schedule({
       ...series,
