@@ -134,7 +134,7 @@ export function SchedulePreview({ result, stale, skipping }: SchedulePreviewProp
                             {skipping ? (
                               <Button
                                 size="compact-sm"
-                                variant="light"
+                                variant="outline"
                                 color="red.9"
                                 disabled={skipping.busy}
                                 aria-label={t('schedule.preview.skipDate', { day })}
