@@ -235,6 +235,32 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     expect(await countSessions()).toBe(before + 1);
   });
 
+  it('never lets a skipping series and a concurrent single session overlap', async () => {
+    // The series skips clashes it sees under the queue's lock: whichever runs second sees the other.
+    const [single, series] = await Promise.all([
+      schedule({ date: '2026-11-18', startTime: '10:00', endTime: '11:00' }),
+      schedule({
+        date: '2026-11-11',
+        startTime: '09:00',
+        endTime: '12:00',
+        recurrence: { kind: 'weekly', weekdays: [3], until: '2026-11-25' },
+        skipConflicts: true,
+      }),
+    ]);
+    expect(series.statusCode).toBe(201);
+    expect([201, 409]).toContain(single.statusCode);
+    const onTheDay = (await database.db.select().from(sessions)).filter(
+      (s) => s.date === '2026-11-18' && s.subQueueId === fixture.subQueueIds[0],
+    );
+    expect(onTheDay).toHaveLength(1);
+    const created = series.json().data.sessions.map((s: Json) => s.date);
+    expect(created).toEqual(
+      single.statusCode === 201
+        ? ['2026-11-11', '2026-11-25']
+        : ['2026-11-11', '2026-11-18', '2026-11-25'],
+    );
+  });
+
   it('refuses a window that a daylight-saving gap empties, naming the field', async () => {
     // On 29 March 2026 London clocks jump from 01:00 to 02:00: 01:00-02:00 does not exist.
     const response = await schedule({ date: '2026-03-29', startTime: '01:00', endTime: '02:00' });
