@@ -378,8 +378,10 @@ export const sessionEndpoints = {
     description:
       'Owners and admins. Dates and times are in the company time zone. With `preview: true` ' +
       'nothing is saved (200) and the answer lists what would be created and its conflicts; ' +
-      'a save answers 201. Overlaps on one sub-queue are refused (details.conflicts); ' +
-      'archived queues are a conflict.',
+      'a save answers 201. Overlaps on one sub-queue are refused (details.conflicts, each ' +
+      'naming its plannedDate) unless the series skips those dates (`skipDates`, each a date ' +
+      'of the series, or `skipConflicts`); each planned entry says whether it is `skipped`. ' +
+      'Archived queues are a conflict.',
     body: scheduleSessionInputSchema,
     responses: { 201: scheduleResultSchema, 200: scheduleResultSchema },
     errors: [...writeErrors, 'session_overlap', 'conflict', 'plan_limit_reached'],

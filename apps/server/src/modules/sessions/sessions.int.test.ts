@@ -191,10 +191,19 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     ]);
     expect(preview.json().data.conflicts).toEqual([]);
 
-    // A date that is not in the series is refused, and nothing is saved.
+    // Without skipping, the series is refused naming the clashing date, and nothing is saved.
     const before = await countSessions();
+    const refused = await schedule(series);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('session_overlap');
+    expect(refused.json().error.details.conflicts.map((c: Json) => c.plannedDate)).toEqual([
+      '2026-07-15',
+    ]);
+
+    // A date that is not in the series is refused, and nothing is saved.
     const wrong = await schedule({ ...series, skipDates: ['2026-07-16'] });
     expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.code).toBe('validation_failed');
     expect(wrong.json().error.details.issues[0].field).toBe('body.skipDates');
     const everyDate = await schedule({
       ...series,
@@ -224,6 +233,32 @@ describe.each(testDrivers)('sessions (%s)', (driver) => {
     expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
     expect([a, b].find((r) => r.statusCode === 409)?.json().error.code).toBe('session_overlap');
     expect(await countSessions()).toBe(before + 1);
+  });
+
+  it('never lets a skipping series and a concurrent single session overlap', async () => {
+    // The series skips clashes it sees under the queue's lock: whichever runs second sees the other.
+    const [single, series] = await Promise.all([
+      schedule({ date: '2026-11-18', startTime: '10:00', endTime: '11:00' }),
+      schedule({
+        date: '2026-11-11',
+        startTime: '09:00',
+        endTime: '12:00',
+        recurrence: { kind: 'weekly', weekdays: [3], until: '2026-11-25' },
+        skipConflicts: true,
+      }),
+    ]);
+    expect(series.statusCode).toBe(201);
+    expect([201, 409]).toContain(single.statusCode);
+    const onTheDay = (await database.db.select().from(sessions)).filter(
+      (s) => s.date === '2026-11-18' && s.subQueueId === fixture.subQueueIds[0],
+    );
+    expect(onTheDay).toHaveLength(1);
+    const created = series.json().data.sessions.map((s: Json) => s.date);
+    expect(created).toEqual(
+      single.statusCode === 201
+        ? ['2026-11-11', '2026-11-25']
+        : ['2026-11-11', '2026-11-18', '2026-11-25'],
+    );
   });
 
   it('refuses a window that a daylight-saving gap empties, naming the field', async () => {

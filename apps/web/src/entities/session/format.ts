@@ -1,13 +1,20 @@
 import dayjs from 'dayjs';
 import { currentLanguage } from '../../lib/i18n.ts';
 
-/** Today's date in the browser's zone, `YYYY-MM-DD`. */
-export function todayLocal(): string {
-  return dayjs().format('YYYY-MM-DD');
+/** Today's date, `YYYY-MM-DD`, in `timeZone` (a company's) or else the browser's zone. */
+export function todayLocal(timeZone?: string): string {
+  if (!timeZone) return dayjs().format('YYYY-MM-DD');
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
 }
 
 export function addDays(date: string, days: number): string {
   return dayjs(date).add(days, 'day').format('YYYY-MM-DD');
+}
+
+/** The Monday of a date's week (ISO weeks run Monday to Sunday). */
+export function weekStart(date: string): string {
+  return addDays(date, -((dayjs(date).day() + 6) % 7));
 }
 
 /** "Mon 30 Mar" (or "Mon 30 Mar 2026" with the year) for a date-only value, no zone shift. */

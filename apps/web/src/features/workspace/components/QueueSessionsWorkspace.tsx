@@ -1,33 +1,55 @@
-import { Button, Group, Menu, Select, Stack, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Menu,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { IconCalendarEvent, IconCalendarPlus, IconChevronDown } from '@tabler/icons-react';
+import {
+  IconCalendarEvent,
+  IconCalendarPlus,
+  IconChevronDown,
+  IconChevronLeft,
+  IconChevronRight,
+} from '@tabler/icons-react';
 import { buildPath, spaRoutes } from '@upnext/contract/routes';
 import { localDateSchema } from '@upnext/contract/sessions';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyBlock, LoadError, LoadingList } from '../../../components/StateViews.tsx';
-import { formatDay, todayLocal } from '../../../entities/session/format.ts';
+import { addDays, formatDay, todayLocal, weekStart } from '../../../entities/session/format.ts';
+import { useCompany } from '../api/getCompany.ts';
 import { useQueues } from '../api/listQueues.ts';
 import { useSessionsQuery } from '../api/querySessions.ts';
 import type { Membership } from '../hooks/useActiveCompany.ts';
 import { useCalendarLabels } from './calendarLabels.ts';
 import { SessionActions } from './SessionActions.tsx';
 import { SessionCard } from './SessionCard.tsx';
+import { SessionsWeek } from './SessionsWeek.tsx';
 import { WorkspaceGate } from './WorkspaceGate.tsx';
 
-function SessionsOfDay({ company, canManage }: { company: Membership; canManage: boolean }) {
+function SessionsOfDayOrWeek({ company, canManage }: { company: Membership; canManage: boolean }) {
   const { t, i18n } = useTranslation('workspace');
   const calendarLabels = useCalendarLabels();
   const [params, setParams] = useSearchParams();
+  // Days and weeks are the company's: its sessions' dates are in its zone.
+  const timeZone = useCompany(company.companyId).data?.timezone;
+  const today = todayLocal(timeZone);
   const requested = params.get('date') ?? '';
-  const date = localDateSchema.safeParse(requested).success ? requested : todayLocal();
+  const date = localDateSchema.safeParse(requested).success ? requested : today;
+  const week = params.get('view') === 'week';
+  const monday = weekStart(date);
   const queueId = params.get('queue') || undefined;
   const queues = useQueues(company.companyId);
   const sessions = useSessionsQuery({
     companyId: company.companyId,
     queueId,
-    from: date,
-    to: date,
+    from: week ? monday : date,
+    to: week ? addDays(monday, 6) : date,
   });
   const activeQueues = (queues.data ?? []).filter((q) => q.status === 'active');
 
@@ -43,10 +65,30 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
     );
 
   const list = [...(sessions.data ?? [])].sort((a, b) => a.startsAt.localeCompare(b.startsAt));
+  const dayLabel = formatDay(date, i18n.language, { year: true });
+  const weekLabel = t('sessions.week.range', {
+    start: formatDay(monday, i18n.language),
+    end: formatDay(addDays(monday, 6), i18n.language, { year: true }),
+  });
+  const dayHref = (day: string) => {
+    const next = new URLSearchParams(params);
+    next.delete('view');
+    next.set('date', day);
+    return `?${next}`;
+  };
 
   return (
     <Stack gap="lg">
       <Group align="flex-end" gap="sm" wrap="wrap">
+        <SegmentedControl
+          aria-label={t('sessions.view')}
+          data={[
+            { value: 'day', label: t('sessions.dayView') },
+            { value: 'week', label: t('sessions.weekView') },
+          ]}
+          value={week ? 'week' : 'day'}
+          onChange={(value) => setParam('view', value === 'week' ? 'week' : null)}
+        />
         <DatePickerInput
           ariaLabels={calendarLabels}
           label={t('sessions.date')}
@@ -68,9 +110,27 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
           allowDeselect={false}
           w={{ base: '100%', xs: 240 }}
         />
-        <Button variant="default" onClick={() => setParam('date', todayLocal())}>
-          {t('sessions.today')}
-        </Button>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            variant="default"
+            size={36}
+            aria-label={week ? t('sessions.previousWeek') : t('sessions.previousDay')}
+            onClick={() => setParam('date', addDays(date, week ? -7 : -1))}
+          >
+            <IconChevronLeft size={18} aria-hidden />
+          </ActionIcon>
+          <Button variant="default" onClick={() => setParam('date', today)}>
+            {week ? t('sessions.thisWeek') : t('sessions.today')}
+          </Button>
+          <ActionIcon
+            variant="default"
+            size={36}
+            aria-label={week ? t('sessions.nextWeek') : t('sessions.nextDay')}
+            onClick={() => setParam('date', addDays(date, week ? 7 : 1))}
+          >
+            <IconChevronRight size={18} aria-hidden />
+          </ActionIcon>
+        </Group>
         {canManage && activeQueues.length > 0 ? (
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
@@ -99,12 +159,13 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
       </Group>
 
       <Text fw={600} aria-live="polite">
-        {sessions.isSuccess
-          ? t('sessions.countOn', {
-              count: list.length,
-              day: formatDay(date, i18n.language, { year: true }),
-            })
-          : formatDay(date, i18n.language, { year: true })}
+        {week
+          ? sessions.isSuccess
+            ? t('sessions.week.count', { count: list.length, week: weekLabel })
+            : weekLabel
+          : sessions.isSuccess
+            ? t('sessions.countOn', { count: list.length, day: dayLabel })
+            : dayLabel}
       </Text>
 
       {sessions.isPending ? (
@@ -114,8 +175,16 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
       ) : list.length === 0 ? (
         <EmptyBlock
           icon={<IconCalendarEvent aria-hidden />}
-          title={t('sessions.emptyTitle')}
+          title={week ? t('sessions.week.emptyTitle') : t('sessions.emptyTitle')}
           body={canManage ? t('sessions.emptyBody') : t('sessions.emptyBodyStaff')}
+        />
+      ) : week ? (
+        <SessionsWeek
+          monday={monday}
+          sessions={list}
+          today={today}
+          dayHref={dayHref}
+          busy={sessions.isPlaceholderData}
         />
       ) : (
         <Stack
@@ -124,9 +193,7 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
           p={0}
           m={0}
           style={{ listStyle: 'none', opacity: sessions.isPlaceholderData ? 0.6 : 1 }}
-          aria-label={t('sessions.listLabel', {
-            day: formatDay(date, i18n.language, { year: true }),
-          })}
+          aria-label={t('sessions.listLabel', { day: dayLabel })}
           aria-busy={sessions.isPlaceholderData}
         >
           {list.map((session) => (
@@ -142,11 +209,11 @@ function SessionsOfDay({ company, canManage }: { company: Membership; canManage:
   );
 }
 
-/** `/admin/queue-sessions`: the company's sessions of one day, across queues or for one. */
+/** `/admin/queue-sessions`: the company's sessions of one day or week, across queues or for one. */
 export function QueueSessionsWorkspace() {
   return (
     <WorkspaceGate>
-      {(company, canManage) => <SessionsOfDay company={company} canManage={canManage} />}
+      {(company, canManage) => <SessionsOfDayOrWeek company={company} canManage={canManage} />}
     </WorkspaceGate>
   );
 }

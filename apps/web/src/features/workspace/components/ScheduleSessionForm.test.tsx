@@ -258,9 +258,7 @@ describe('ScheduleSessionForm', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Check and preview' }));
 
     expect(await screen.findByText('1 session will be created. No overlaps.')).toBeInTheDocument();
-    expect(
-      screen.getByText('1 date is skipped because it clashes: no session is created on it.'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('1 date is skipped: no session is created on it.')).toBeInTheDocument();
     const preview = screen.getByRole('region', { name: 'Preview' });
     const rows = within(preview).getAllByRole('row');
     // Header, then the free date, then the skipped one with its badge instead of an alarm.
@@ -271,6 +269,52 @@ describe('ScheduleSessionForm', { timeout: 30_000 }, () => {
     expect(within(preview).queryByRole('alert')).toBeNull();
     expect(createButton()).toHaveAccessibleName('Create 1 session');
     expect(createButton()).toBeEnabled();
+  });
+
+  it('skips one clashing date of a series from the preview, checks again and saves the rest', async () => {
+    const next = addDays(date, 7);
+    const nextClash = { ...clash, plannedDate: next, date: next };
+    const preview = (skipped: boolean) => ({
+      preview: true,
+      seriesId: null,
+      timezone: 'Europe/London',
+      planned: [planned([]), planned([nextClash], skipped, next)],
+      conflicts: skipped ? [] : [nextClash],
+      sessions: [],
+    });
+    fetchMock
+      .mockResolvedValueOnce(answer(preview(false)))
+      .mockResolvedValueOnce(answer(preview(true)))
+      .mockResolvedValueOnce(answer(preview(false)))
+      .mockResolvedValueOnce(answer(preview(true)))
+      .mockResolvedValueOnce(answer({ ...preview(true), preview: false }, 201));
+    const { onScheduled, user } = renderForm();
+    await user.click(screen.getByRole('radio', { name: 'Every week' }));
+    await user.click(screen.getByRole('button', { name: 'Check and preview' }));
+
+    const region = screen.getByRole('region', { name: 'Preview' });
+    await screen.findByRole('alert', { name: /1 date overlaps an existing session/ });
+    expect(createButton()).toBeDisabled();
+    // Only the clashing date offers to be skipped, named by its day.
+    const skip = within(region).getAllByRole('button', { name: /^Skip this date/ });
+    expect(skip).toHaveLength(1);
+    await user.click(skip[0] as HTMLElement);
+
+    // One click leaves the date out and checks again: the series is ready without it.
+    expect(await screen.findByText('1 session will be created. No overlaps.')).toBeInTheDocument();
+    expect(within(region).getByText('Skipped: clashes')).toBeInTheDocument();
+    expect(createButton()).toHaveAccessibleName('Create 1 session');
+    expect(sentBodies()[1]).toMatchObject({ skipDates: [next], preview: true });
+
+    // Taken back, it clashes again; skipped again, it saves without it.
+    await user.click(within(region).getByRole('button', { name: /^Keep this date/ }));
+    await screen.findByRole('alert', { name: /1 date overlaps an existing session/ });
+    expect(sentBodies()[2]).not.toHaveProperty('skipDates');
+    await user.click(within(region).getByRole('button', { name: /^Skip this date/ }));
+    await screen.findByText('1 session will be created. No overlaps.');
+    await user.click(createButton());
+    await vi.waitFor(() => expect(onScheduled).toHaveBeenCalledTimes(1));
+    expect(sentBodies()[4]).toMatchObject({ skipDates: [next], preview: false });
   });
 
   it('proposes the service type duration as slot length and counts the slots', async () => {

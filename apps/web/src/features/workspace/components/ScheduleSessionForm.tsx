@@ -48,6 +48,8 @@ export interface ScheduleFormValues {
   until: string;
   /** A weekly series leaves out the dates that clash with another session. */
   skipConflicts: boolean;
+  /** Dates of the series left out one by one from the preview ("Skip this date"). */
+  skipDates: string[];
   subQueueId: string | null;
   startTime: string;
   endTime: string;
@@ -77,6 +79,9 @@ function scheduleInput(queueId: string, values: ScheduleFormValues): ScheduleSes
     online: values.online,
     notes: values.notes.trim(),
     ...(values.kind === 'weekly' && values.skipConflicts ? { skipConflicts: true } : {}),
+    ...(values.kind === 'weekly' && values.skipDates.length > 0
+      ? { skipDates: [...values.skipDates].sort() }
+      : {}),
     recurrence:
       values.kind === 'once'
         ? { kind: 'once' }
@@ -140,6 +145,7 @@ export function ScheduleSessionForm({
       // A valid date from the start (an empty one reads "Invalid Date"): four weeks on.
       until: addDays(today, SERIES_DAYS),
       skipConflicts: false,
+      skipDates: [],
       subQueueId: subQueues.length === 1 ? (subQueues[0]?.id ?? null) : null,
       startTime: '09:00',
       endTime: '12:00',
@@ -147,6 +153,16 @@ export function ScheduleSessionForm({
       online: queue.online,
       notes: '',
       services: [],
+    },
+    // Skipped dates belong to one series: a new first date, last date or weekdays forgets them
+    // (the server refuses a skipped date that is not in the series).
+    onValuesChange: (next, previous) => {
+      const seriesChanged =
+        next.kind !== previous.kind ||
+        next.date !== previous.date ||
+        next.until !== previous.until ||
+        next.weekdays.join() !== previous.weekdays.join();
+      if (seriesChanged && next.skipDates.length > 0) form.setFieldValue('skipDates', []);
     },
     validate: (values) => {
       const errors = contractErrors(scheduleSessionInputSchema, scheduleInput(queue.id, values), {
@@ -175,10 +191,16 @@ export function ScheduleSessionForm({
   const runPreview = () => {
     const validation = form.validate();
     if (validation.hasErrors) return;
-    const input = scheduleInput(queue.id, values);
+    // The latest values: "Skip this date" sets a field and checks again in one step.
+    const input = scheduleInput(queue.id, form.getValues());
     const key = JSON.stringify(input);
     schedule.reset();
     preview.mutate(input, { onSuccess: (result) => setChecked({ key, result }) });
+  };
+
+  const setSkipped = (dates: string[]) => {
+    form.setFieldValue('skipDates', dates);
+    runPreview();
   };
 
   const save = () => {
@@ -456,7 +478,22 @@ export function ScheduleSessionForm({
             </Stack>
           </Paper>
 
-          {checked ? <SchedulePreview result={checked.result} stale={!fresh} /> : null}
+          {checked ? (
+            <SchedulePreview
+              result={checked.result}
+              stale={!fresh}
+              skipping={
+                values.kind === 'weekly'
+                  ? {
+                      skipDates: values.skipDates,
+                      onSkip: (date) => setSkipped([...values.skipDates, date]),
+                      onKeep: (date) => setSkipped(values.skipDates.filter((d) => d !== date)),
+                      busy: preview.isPending,
+                    }
+                  : undefined
+              }
+            />
+          ) : null}
 
           <ErrorNotice error={preview.error} title={t('schedule.previewFailed')} />
 
