@@ -136,7 +136,8 @@ describe('translations', () => {
     );
     for (const path of sourceFiles) {
       const code = readFileSync(join(source, path), 'utf8');
-      // The namespaces a file reads without a prefix: `useTranslation('visit')`, else `common`.
+      // The namespaces a file reads without a prefix: `useTranslation('visit')`, else `common`;
+      // a helper handed its `t` names the namespace in its type (`t: TFunction<'visit'>`).
       const declared = [
         ...code.matchAll(/useTranslation\(\s*(?:\[([^\]]*)\]|'([\w/]+)')?/g),
       ].flatMap((match) =>
@@ -144,7 +145,8 @@ describe('translations', () => {
           ? [...match[1].matchAll(/'([\w/]+)'/g)].map((name) => name[1] ?? '')
           : [match[2] ?? 'common'],
       );
-      const namespaces = new Set(['common', ...declared]);
+      const typed = [...code.matchAll(/TFunction<\s*'([\w/]+)'/g)].map((match) => match[1] ?? '');
+      const namespaces = new Set(['common', ...declared, ...typed]);
       // A local `t` that prefixes its key (`i18n.t(\`billing:plan.status.${key}\`)`).
       const wrapper = /const t = \(key[^=]*=>\s*i18n\.t\(`([\w.:]+)\$\{key\}`/.exec(code)?.[1];
       const known = (literal: string) => {
