@@ -210,7 +210,11 @@ export async function addMember(db: Db, companyId: string, userId: string, email
 /** Gives the user a profile with a fresh subscribeId and returns it. */
 export async function giveProfile(db: Db, userId: string): Promise<string> {
   const subscribeId = randomUUID().replaceAll('-', '');
-  await db.insert(userProfiles).values({ userId, subscribeId });
+  // A profile made already (taking a token makes one) keeps its subscribeId.
+  await db
+    .insert(userProfiles)
+    .values({ userId, subscribeId })
+    .onConflictDoNothing({ target: userProfiles.userId });
   const [row] = await db.select().from(userProfiles).where(eq(userProfiles.userId, userId));
   return row?.subscribeId ?? subscribeId;
 }

@@ -114,6 +114,16 @@ export const queueTokens = pgTable(
 );
 
 /**
+ * Why a booking's old number stays taken when it moves to another session: a cancelled row
+ * that keeps numbers gap-free but is no visit of anyone (reports and plan counts skip it; the
+ * count trigger of migration 0013 names the same reason).
+ */
+export const MOVED_AWAY_REASON = 'rescheduled';
+
+/** A token row that is a visit: every row but a moved booking's number left behind. */
+export const isVisit = sql`${queueTokens.cancelReason} is distinct from ${sql.raw(`'${MOVED_AWAY_REASON}'`)}`;
+
+/**
  * The visits whose times count (service-time-query, reports): served, with a recorded
  * service time. Their service time is `service_seconds`; their wait, `tokenWaitSeconds`.
  */

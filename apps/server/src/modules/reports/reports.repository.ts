@@ -5,7 +5,7 @@ import { companies } from '../../db/schema/companies.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { queues, subQueues } from '../../db/schema/queues.ts';
 import { sessions } from '../../db/schema/sessions.ts';
-import { queueTokens, timedVisit, tokenWaitSeconds } from '../../db/schema/tokens.ts';
+import { isVisit, queueTokens, timedVisit, tokenWaitSeconds } from '../../db/schema/tokens.ts';
 import { addDays } from '../../lib/dates.ts';
 
 type Queryable = Db | Tx;
@@ -83,6 +83,7 @@ function visitsOf(db: Queryable, scope: ReportScope, granularity: ReportGranular
     // Coarse and indexed (sessions by queue and local date); the visit's own day decides.
     sql`${sessions.date} between ${addDays(scope.from, -1)} and ${addDays(scope.to, 1)}`,
     sql`${local}::date between ${scope.from} and ${scope.to}`,
+    isVisit,
   ];
   if (scope.queueId) inScope.push(eq(sessions.queueId, scope.queueId));
   if (scope.subQueueId) inScope.push(eq(sessions.subQueueId, scope.subQueueId));

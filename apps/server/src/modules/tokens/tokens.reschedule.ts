@@ -2,6 +2,7 @@ import type { UserEvent } from '@upnext/contract/realtime';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { QueueToken, RescheduleInput } from '@upnext/contract/tokens';
 import type { Tx } from '../../db/client.ts';
+import { MOVED_AWAY_REASON } from '../../db/schema/tokens.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isMember, notFoundError } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
@@ -139,7 +140,7 @@ async function move(
       status: 'cancelled',
       joinedAt: current.joinedAt,
       cancelledAt: now,
-      cancelReason: 'rescheduled',
+      cancelReason: MOVED_AWAY_REASON,
       updatedAt: now,
     });
     await repo.changeReleasedPlaces(tx, from.sessionId, 1, now);
