@@ -145,7 +145,8 @@ test.describe('display boards', () => {
     const live = { timeout: LIVE_WITHIN_MS };
     await staffPage.getByRole('button', { name: 'Call next' }).click();
     await expect(boardPage.getByTestId('now-serving')).toHaveText('VAX-001', live);
-    const firstCard = branchPage.getByTestId('counter-card').first();
+    // Both sessions start at midnight: find each counter's card by its name, not its place.
+    const firstCard = branchPage.getByTestId('counter-card').filter({ hasText: 'Counter 1' });
     await expect(firstCard.getByTestId('counter-call')).toContainText('VAX-001', live);
 
     for (const label of ['VAX-002', 'VAX-003', 'VAX-004', 'VAX-005', 'VAX-006', 'VAX-007']) {
@@ -162,7 +163,9 @@ test.describe('display boards', () => {
 
     await staffPage.goto(`/admin/live-sessions/all/${today}/${second}`);
     await staffPage.getByRole('button', { name: 'Call next' }).click();
-    const secondCard = branchPage.getByTestId('counter-card').nth(1);
+    const secondCard = branchPage
+      .getByTestId('counter-card')
+      .filter({ hasText: 'Room 2 — Dr Perera-Wickramasinghe' });
     await expect(secondCard.getByTestId('counter-call')).toContainText('VAX-001', live);
     await expect(secondCard).toContainText('Room 2 — Dr Perera-Wickramasinghe');
 

@@ -137,7 +137,8 @@ test.describe('booking like Cal.com', () => {
     await expect(dialog.getByRole('button', { name: '09:30, your booking now' })).toBeDisabled();
     await checkAt390And1280(page, 'booking-reschedule');
     await dialog.getByRole('combobox', { name: 'Day' }).click();
-    await page.getByRole('option').nth(1).click();
+    // The Day list's second day (the page's language switcher has options of its own).
+    await page.getByRole('listbox').getByRole('option').nth(1).click();
     await dialog.getByRole('button', { name: 'Book 10:00' }).click();
     await expect(dialog.getByText(/^Move P-001 from .* to .*10:00\?$/)).toBeVisible();
     await checkAt390And1280(page, 'booking-reschedule-confirm');
