@@ -71,6 +71,41 @@ export function YourTurn({
   );
 }
 
+/** "Your token", its status and its number in large type (one line), and a booking's time. */
+export function TokenNumber({
+  token,
+}: {
+  token: Pick<QueueToken, 'status' | 'displayNumber' | 'slotStartsAt'>;
+}) {
+  const { t, i18n } = useTranslation('visit');
+  return (
+    <>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Text fw={600}>{t('token.yours')}</Text>
+        <TokenStatusBadge status={token.status} />
+      </Group>
+      <Text
+        component="p"
+        data-testid="token-number"
+        aria-label={t('token.numberLabel', { number: token.displayNumber })}
+        fw={800}
+        lh={1}
+        ta="center"
+        fz={{ base: 64, sm: 96 }}
+        m={0}
+        style={{ whiteSpace: 'nowrap' }}
+      >
+        {token.displayNumber}
+      </Text>
+      {token.slotStartsAt ? (
+        <Text ta="center" fw={600}>
+          {t('token.slotAt', { time: formatInstant(token.slotStartsAt, i18n.language) })}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * The confirmation that stays live: the number in large type, position, wait and the call; a
  * token awaiting payment shows what to pay and the hold's time left, a paid one its refund.
@@ -85,27 +120,7 @@ export function LiveTokenCard({ token, price }: { token: QueueToken; price?: Pri
         {followsSession(token) ? (
           <SessionNotice status={token.sessionStatus} notes={token.sessionNotes} />
         ) : null}
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Text fw={600}>{t('token.yours')}</Text>
-          <TokenStatusBadge status={token.status} />
-        </Group>
-        <Text
-          component="p"
-          data-testid="token-number"
-          aria-label={t('token.numberLabel', { number: token.displayNumber })}
-          fw={800}
-          lh={1}
-          ta="center"
-          fz={{ base: 64, sm: 96 }}
-          m={0}
-        >
-          {token.displayNumber}
-        </Text>
-        {token.slotStartsAt ? (
-          <Text ta="center" fw={600}>
-            {t('token.slotAt', { time: formatInstant(token.slotStartsAt, i18n.language) })}
-          </Text>
-        ) : null}
+        <TokenNumber token={token} />
         <div aria-live="polite">
           <TokenFigures token={token} />
         </div>

@@ -14,7 +14,7 @@ import { publicRealtime } from '../../../lib/stomp-client.ts';
 import { useLeaveByLink, useVisitByLink } from '../api/visitLink.ts';
 import { liveStatuses } from '../hooks/useLiveTokens.ts';
 import type { TurnAlert } from '../hooks/useTurnAlert.ts';
-import { TokenFigures, YourTurn } from './LiveTokenCard.tsx';
+import { TokenFigures, TokenNumber, YourTurn } from './LiveTokenCard.tsx';
 import { SessionNotice } from './SessionNotice.tsx';
 import { TurnAlerts } from './TurnAlerts.tsx';
 
@@ -73,28 +73,7 @@ export function VisitByLink({ linkKey }: { linkKey: string }) {
         <Stack gap="md">
           <YourTurn token={data} counter={data.counter} />
           <SessionNotice status={data.session.status} notes={data.session.notes} />
-          <Group justify="space-between" align="flex-start" wrap="nowrap">
-            <Text fw={600}>{t('token.yours')}</Text>
-            <TokenStatusBadge status={data.status} />
-          </Group>
-          <Text
-            component="p"
-            data-testid="token-number"
-            aria-label={t('token.numberLabel', { number: data.displayNumber })}
-            fw={800}
-            lh={1}
-            ta="center"
-            fz={{ base: 64, sm: 96 }}
-            m={0}
-            style={{ whiteSpace: 'nowrap' }}
-          >
-            {data.displayNumber}
-          </Text>
-          {data.slotStartsAt ? (
-            <Text ta="center" fw={600}>
-              {t('token.slotAt', { time: formatInstant(data.slotStartsAt, i18n.language) })}
-            </Text>
-          ) : null}
+          <TokenNumber token={data} />
           <div aria-live="polite">
             <TokenFigures token={data} />
           </div>
