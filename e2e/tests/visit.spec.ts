@@ -68,6 +68,11 @@ test.describe('visitor journeys', () => {
     await visitorPage.getByRole('button', { name: 'Continue' }).click();
     await expect(visitorPage.getByText('Your token')).toBeVisible();
     await expect(visitorPage.getByText('W-001').first()).toBeVisible();
+    // Its status link, to follow it elsewhere without signing in.
+    await expect(visitorPage.getByTestId('status-link')).toHaveAttribute(
+      'href',
+      /^\/visit\/[\w-]{43}$/,
+    );
 
     // A reload keeps the confirmation (never "Take a token" again for this session).
     await visitorPage.reload();

@@ -522,6 +522,12 @@ function Confirmation({
           {t('token.takeAnother')}
         </Button>
       </Group>
+      <Text size="sm">
+        {t('token.statusLinkHint')}{' '}
+        <Anchor component={Link} to={new URL(token.statusUrl).pathname} data-testid="status-link">
+          {t('token.statusLink')}
+        </Anchor>
+      </Text>
     </Stack>
   );
 }
