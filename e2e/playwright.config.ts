@@ -80,6 +80,12 @@ export default defineConfig({
         // The journeys sign up more people in an hour than the instance-wide default of 30
         // auth emails (the limit itself is tested in apps/server/src/auth/limits.int.test.ts).
         RATE_LIMIT_EMAIL_SENT: '1000',
+        // Every journey signs its people up, verifies and signs them in from this one address,
+        // more than the per-IP defaults allow within their window; the limits themselves are
+        // tested in auth/limits.int.test.ts.
+        RATE_LIMIT_OTP: '1000',
+        RATE_LIMIT_VERIFY: '1000',
+        RATE_LIMIT_TOKEN: '1000',
         EXTERNAL_OIDC_ISSUER: oidcIssuer,
         EXTERNAL_OIDC_CLIENT_ID: 'upnext',
         EXTERNAL_OIDC_SECRET: oidcSecret,
