@@ -524,7 +524,12 @@ function Confirmation({
       </Group>
       <Text size="sm">
         {t('token.statusLinkHint')}{' '}
-        <Anchor component={Link} to={new URL(token.statusUrl).pathname} data-testid="status-link">
+        <Anchor
+          component={Link}
+          to={new URL(token.statusUrl).pathname}
+          underline="always"
+          data-testid="status-link"
+        >
           {t('token.statusLink')}
         </Anchor>
       </Text>
