@@ -56,9 +56,9 @@ function mapUrl(place: {
   latitude: number | null;
   longitude: number | null;
 }) {
-  if (place.latitude !== null && place.longitude !== null) {
-    const at = `${place.latitude},${place.longitude}`;
-    return `https://www.openstreetmap.org/?mlat=${place.latitude}&mlon=${place.longitude}#map=17/${at.replace(',', '/')}`;
+  const { latitude: lat, longitude: lon } = place;
+  if (lat !== null && lon !== null) {
+    return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
   }
   const query = [place.address, place.city].filter(Boolean).join(', ');
   return query ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(query)}` : null;
