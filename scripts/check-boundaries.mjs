@@ -59,6 +59,16 @@ for (const file of [...sources(web), ...sources(server)]) {
   }
 }
 
+// GoTrue's statuses and codes are chosen in one table (auth/errors.ts): nowhere else builds one.
+for (const file of sources(`${server}/auth`)) {
+  if (file.endsWith('/errors.ts') || file.endsWith('.test.ts')) continue;
+  const text = readFileSync(join(root, file), 'utf8');
+  for (const match of text.matchAll(/new AuthError\(/g)) {
+    const line = text.slice(0, match.index).split('\n').length;
+    problems.push(`${file}:${line} builds an AuthError: add a row to the table in auth/errors.ts`);
+  }
+}
+
 if (problems.length > 0) {
   console.error(`Import boundaries: ${problems.length} crossing(s)\n${problems.join('\n')}`);
   process.exit(1);

@@ -15,18 +15,17 @@ import { audit } from './audit.ts';
 import { verifyBearer } from './bearer.ts';
 import { mergeMetadata } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { goTrueError } from './guard.ts';
 import type { AuthKeys } from './keys.ts';
-import { deleteFactor, isUuid, mfaErrors } from './mfa.ts';
+import { deleteFactor, isUuid } from './mfa.ts';
 import { type FactorRow, factorJson, factorsJsonOf, findFactor } from './mfa-factors.ts';
 import { actionLink, clearTokens, type EmailVerifyType, issueToken } from './one-time-tokens.ts';
 import { deletePasskeysOf } from './passkey-credentials.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
-import { findUserByPhone, parsePhone, phoneExists } from './phone.ts';
+import { findUserByPhone, parsePhone } from './phone.ts';
 import { resolveRedirect } from './redirect.ts';
 import { endSessions } from './sessions.ts';
-import { invalidEmail } from './signup.routes.ts';
 import {
   createEmailUser,
   findUserByEmail,
@@ -38,13 +37,9 @@ import {
   type UserRow,
   userJson,
 } from './users.ts';
-import { emailExists } from './verify.routes.ts';
 
 /** GoTrue's default admin roles (GOTRUE_JWT_ADMIN_ROLES). */
 const ADMIN_ROLES = ['service_role', 'supabase_admin'];
-
-const notAdmin = () => new AuthError(403, 'not_admin', 'User not allowed');
-const userNotFound = () => new AuthError(404, 'user_not_found', 'User not found');
 
 /**
  * The API keys as GoTrue's gateway uses them: long-lived JWTs signed by our key, with only a
@@ -81,7 +76,8 @@ export async function authenticateAdmin(
   } catch (error) {
     throw goTrueError(error);
   }
-  if (typeof claims.role !== 'string' || !ADMIN_ROLES.includes(claims.role)) throw notAdmin();
+  if (typeof claims.role !== 'string' || !ADMIN_ROLES.includes(claims.role))
+    throw errors.notAdmin();
   return claims;
 }
 
@@ -111,9 +107,9 @@ function parseBanDuration(value: string): number | 'none' {
 }
 
 export async function loadUser(ctx: AuthContext, id: string): Promise<UserRow> {
-  if (!isUuid(id)) throw userNotFound();
+  if (!isUuid(id)) throw errors.adminUserNotFound();
   const user = await findUserById(ctx.db, id);
-  if (!user) throw userNotFound();
+  if (!user) throw errors.adminUserNotFound();
   return user;
 }
 
@@ -219,7 +215,7 @@ function banFields(input: AdminUserInput, now: Date) {
 /** POST /admin/users: no email is sent; confirmations only as asked. */
 export async function createUser(ctx: AuthContext, input: AdminUserInput, info: RequestInfo) {
   const email = input.email ? normaliseEmail(input.email) : undefined;
-  if (email && !isValidEmail(email)) throw invalidEmail();
+  if (email && !isValidEmail(email)) throw errors.invalidEmail();
   const phone = input.phone ? parsePhone(input.phone) : undefined;
   if (!email && !phone) {
     throw errors.validation('Cannot create a user without either an email or phone');
@@ -229,8 +225,8 @@ export async function createUser(ctx: AuthContext, input: AdminUserInput, info: 
   const run = () =>
     ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
-      if (email && (await findUserByEmail(tx, email))) throw emailExists();
-      if (phone && (await findUserByPhone(tx, phone))) throw phoneExists();
+      if (email && (await findUserByEmail(tx, email))) throw errors.emailExists();
+      if (phone && (await findUserByPhone(tx, phone))) throw errors.phoneExists();
       const id = input.id ?? randomUUID();
       const providers = [...(email ? ['email'] : []), ...(phone ? ['phone'] : [])];
       const [created] = await tx
@@ -295,7 +291,7 @@ export async function createUser(ctx: AuthContext, input: AdminUserInput, info: 
     user = await run();
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new AuthError(422, 'user_already_exists', 'User already registered');
+      throw errors.userAlreadyExists();
     }
     throw error;
   }
@@ -314,7 +310,7 @@ export async function updateUser(
 ) {
   const user = await loadUser(ctx, id);
   const email = input.email ? normaliseEmail(input.email) : undefined;
-  if (email && !isValidEmail(email)) throw invalidEmail();
+  if (email && !isValidEmail(email)) throw errors.invalidEmail();
   const phone = input.phone ? parsePhone(input.phone) : undefined;
   const password = await passwordFields(input, ctx.auth.passwordMinLength);
   const run = () =>
@@ -323,7 +319,7 @@ export async function updateUser(
       const changes: Partial<typeof authUsers.$inferInsert> = { updatedAt: now };
       if (email && email !== user.email) {
         const taken = await findUserByEmail(tx, email);
-        if (taken && taken.id !== user.id) throw emailExists();
+        if (taken && taken.id !== user.id) throw errors.emailExists();
         changes.email = email;
         changes.emailChange = null;
         await tx
@@ -338,7 +334,7 @@ export async function updateUser(
       if ((email ?? user.email) && input.email_confirm) changes.emailConfirmedAt = now;
       if (phone && phone !== user.phone) {
         const taken = await findUserByPhone(tx, phone);
-        if (taken && taken.id !== user.id) throw phoneExists();
+        if (taken && taken.id !== user.id) throw errors.phoneExists();
         changes.phone = phone;
       }
       if ((phone ?? user.phone) && input.phone_confirm) changes.phoneConfirmedAt = now;
@@ -368,7 +364,7 @@ export async function updateUser(
   try {
     updated = await run();
   } catch (error) {
-    if (isUniqueViolation(error)) throw emailExists();
+    if (isUniqueViolation(error)) throw errors.emailExists();
     throw error;
   }
   return adminUserJson(ctx, updated);
@@ -421,10 +417,10 @@ export async function deleteUserFactor(
   info: RequestInfo,
 ): Promise<{ id: string }> {
   const user = await loadUser(ctx, userId);
-  if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
+  if (!isUuid(factorId)) throw errors.factorNotFound();
   return ctx.db.transaction(async (tx) => {
     const factor = await findFactor(tx, user.id, factorId, { lock: true });
-    if (!factor) throw mfaErrors.factorNotFound();
+    if (!factor) throw errors.factorNotFound();
     await deleteFactor(ctx, tx, factor, info, null);
     return { id: factor.id };
   });
@@ -457,7 +453,7 @@ export type GenerateLinkInput = {
  */
 export async function generateLink(ctx: AuthContext, input: GenerateLinkInput, info: RequestInfo) {
   const email = normaliseEmail(input.email);
-  if (!isValidEmail(email)) throw invalidEmail();
+  if (!isValidEmail(email)) throw errors.invalidEmail();
   const redirectTo = resolveRedirect(ctx.redirects, input.redirectTo);
   const newEmail = input.newEmail ? normaliseEmail(input.newEmail) : undefined;
   const isEmailChange = input.type === 'email_change_current' || input.type === 'email_change_new';
@@ -491,14 +487,14 @@ export async function generateLink(ctx: AuthContext, input: GenerateLinkInput, i
       let issued: { linkToken: string; code: string };
       switch (input.type) {
         case 'signup':
-          if (user?.emailConfirmedAt) throw emailExists();
+          if (user?.emailConfirmedAt) throw errors.emailExists();
           if (!input.password && !user) throw errors.validation('Signup requires a valid password');
           user ??= await create();
           issued = await issueToken(ctx, tx, user, 'confirmation_token', email, redirectTo);
           verificationType = 'signup';
           break;
         case 'invite':
-          if (user?.emailConfirmedAt) throw emailExists();
+          if (user?.emailConfirmedAt) throw errors.emailExists();
           user ??= await create();
           issued = await issueToken(ctx, tx, user, 'invite_token', email, redirectTo);
           verificationType = 'invite';
@@ -514,15 +510,15 @@ export async function generateLink(ctx: AuthContext, input: GenerateLinkInput, i
           }
           break;
         case 'recovery':
-          if (!user) throw userNotFound();
+          if (!user) throw errors.adminUserNotFound();
           issued = await issueToken(ctx, tx, user, 'recovery_token', email, redirectTo);
           verificationType = 'recovery';
           break;
         default: {
-          if (!user) throw userNotFound();
+          if (!user) throw errors.adminUserNotFound();
           const target = newEmail as string;
           const taken = await findUserByEmail(tx, target);
-          if (taken && taken.id !== user.id) throw emailExists();
+          if (taken && taken.id !== user.id) throw errors.emailExists();
           await tx
             .update(authUsers)
             .set({ emailChange: target, updatedAt: now })
@@ -549,7 +545,7 @@ export async function generateLink(ctx: AuthContext, input: GenerateLinkInput, i
   try {
     outcome = await run();
   } catch (error) {
-    if (isUniqueViolation(error)) throw emailExists();
+    if (isUniqueViolation(error)) throw errors.emailExists();
     throw error;
   }
   const { user, issued, verificationType } = outcome;

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import { type Clock, systemClock } from '../lib/clock.ts';
 import { adminRoutes } from './admin.routes.ts';
 import type { AuthContext, AuthContextRef } from './context.ts';
-import { AuthError, authErrorHandler, errors, sendAuthError } from './errors.ts';
+import { authErrorHandler, errors, sendAuthError } from './errors.ts';
 import { identityRoutes } from './identities.routes.ts';
 import type { AuthKeys } from './keys.ts';
 import { type Mailer, mailerFor } from './mailer.ts';
@@ -94,9 +94,7 @@ export const authPlugin: FastifyPluginAsync<AuthPluginOptions> = async (app, opt
     route.schema = { ...route.schema, hide: true };
   });
   app.setErrorHandler(authErrorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    sendAuthError(request, reply, new AuthError(404, 'not_found', 'Not Found')),
-  );
+  app.setNotFoundHandler((request, reply) => sendAuthError(request, reply, errors.notFound()));
   app.addHook('onSend', async (_request, reply) => {
     // Tokens and users must not sit in any cache.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

@@ -1,6 +1,6 @@
 import { isPlainText } from '@upnext/contract/common';
 import { z } from 'zod';
-import { AuthError, errors } from './errors.ts';
+import { errors, invalidRequest } from './errors.ts';
 
 /**
  * auth-js sends absent options as JSON null: every optional field accepts null and absence
@@ -95,12 +95,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   const result = schema.safeParse(body ?? {});
   if (!result.success) {
     const issue = result.error.issues[0];
-    const field = issue?.path.join('.') ?? '';
-    throw new AuthError(
-      400,
-      'validation_failed',
-      `Invalid request: ${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`,
-    );
+    throw invalidRequest(issue?.path.join('.') ?? '', issue?.message ?? 'invalid');
   }
   return result.data;
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type AuthContext, requestInfo } from './context.ts';
+import { errors } from './errors.ts';
 import { authenticate } from './guard.ts';
-import { identityErrors, unlinkIdentity } from './identities.ts';
+import { unlinkIdentity } from './identities.ts';
 import { beginOAuth } from './oauth/flow.ts';
 import { authorizeInput } from './oauth/oauth.routes.ts';
 
@@ -11,7 +12,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AuthContext): void {
   // then navigates to the `url`; the callback links the identity to this user.
   app.get('/user/identities/authorize', async (request, reply) => {
     const { user } = await authenticate(ctx, request);
-    if (!ctx.auth.manualLinkingEnabled) throw identityErrors.manualLinkingDisabled();
+    if (!ctx.auth.manualLinkingEnabled) throw errors.manualLinkingDisabled();
     const input = await authorizeInput(ctx, request);
     const url = await beginOAuth(ctx, input.provider, { ...input, linkUserId: user.id });
     if (input.skipRedirect) return { url };
@@ -20,7 +21,7 @@ export function identityRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
   app.delete<{ Params: { id: string } }>('/user/identities/:id', async (request) => {
     const { user } = await authenticate(ctx, request);
-    if (!ctx.auth.manualLinkingEnabled) throw identityErrors.manualLinkingDisabled();
+    if (!ctx.auth.manualLinkingEnabled) throw errors.manualLinkingDisabled();
     await unlinkIdentity(ctx, user.id, request.params.id, requestInfo(request));
     return {};
   });

@@ -4,33 +4,11 @@ import { isUniqueViolation } from '../db/refusals.ts';
 import { authIdentities, authUsers } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
-import { AuthError } from './errors.ts';
+import { AuthError, errors } from './errors.ts';
 import type { ProviderIdentity } from './oauth/providers.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const identityErrors = {
-  alreadyExists: () =>
-    new AuthError(422, 'identity_already_exists', 'Identity is already linked to another user'),
-  notFound: () => new AuthError(422, 'identity_not_found', "Identity doesn't exist"),
-  lastOne: () =>
-    new AuthError(
-      422,
-      'single_identity_not_deletable',
-      'User must have at least 1 identity after unlinking',
-    ),
-  manualLinkingDisabled: () =>
-    new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled'),
-  emailExists: () =>
-    new AuthError(
-      422,
-      'email_exists',
-      'A user with this email address has already been registered; sign in with it and link this provider, or use a provider that has verified the address',
-    ),
-  signupDisabled: () =>
-    new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance'),
-};
 
 /** app_metadata.provider stays the first provider; providers lists every linked one. */
 async function syncProviders(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
@@ -101,10 +79,9 @@ async function resolveIdentity(
     .for('update');
 
   if (linkUserId) {
-    if (existing && existing.userId !== linkUserId) return identityErrors.alreadyExists();
+    if (existing && existing.userId !== linkUserId) return errors.identityAlreadyExists();
     const user = await lockUser(tx, linkUserId);
-    if (!user)
-      return new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    if (!user) return errors.userNotFound();
     if (existing) {
       await tx
         .update(authIdentities)
@@ -121,7 +98,7 @@ async function resolveIdentity(
     if (user.isAnonymous) {
       // An anonymous user becomes a permanent one, with the provider's address if verified.
       const email = identity.email && identity.emailVerified ? identity.email : null;
-      if (email && (await findUserByEmail(tx, email))) return identityErrors.emailExists();
+      if (email && (await findUserByEmail(tx, email))) return errors.providerEmailExists();
       const [upgraded] = await tx
         .update(authUsers)
         .set({
@@ -150,13 +127,13 @@ async function resolveIdentity(
       })
       .where(eq(authIdentities.id, existing.id));
     const user = await lockUser(tx, existing.userId);
-    if (!user) return identityErrors.notFound();
+    if (!user) return errors.identityNotFound();
     return user;
   }
 
   const byEmail = identity.email ? await findUserByEmail(tx, identity.email) : undefined;
   if (byEmail) {
-    if (!identity.emailVerified) return identityErrors.emailExists();
+    if (!identity.emailVerified) return errors.providerEmailExists();
     let user = (await lockUser(tx, byEmail.id)) as UserRow;
     if (!user.emailConfirmedAt) {
       const [confirmed] = await tx
@@ -174,7 +151,7 @@ async function resolveIdentity(
     return syncProviders(tx, user, now);
   }
 
-  if (ctx.auth.disableSignup) return identityErrors.signupDisabled();
+  if (ctx.auth.disableSignup) return errors.signupDisabled();
   const [created] = await tx
     .insert(authUsers)
     .values({
@@ -212,7 +189,7 @@ export async function withProviderIdentity<T>(
       const user = await resolveIdentity(ctx, tx, identity, info, linkUserId);
       if (user instanceof AuthError) return user;
       if (user.bannedUntil && user.bannedUntil.getTime() > ctx.clock().getTime()) {
-        return new AuthError(400, 'user_banned', 'User is banned');
+        return errors.userBanned();
       }
       return then(tx, user);
     });
@@ -231,18 +208,18 @@ export async function unlinkIdentity(
   identityId: string,
   info: RequestInfo,
 ): Promise<void> {
-  if (!UUID.test(identityId)) throw identityErrors.notFound();
+  if (!UUID.test(identityId)) throw errors.identityNotFound();
   const outcome = await ctx.db.transaction(async (tx) => {
     // The user row lock serialises concurrent unlinks, so two cannot remove the last two.
     const user = await lockUser(tx, userId);
-    if (!user) return identityErrors.notFound();
+    if (!user) return errors.identityNotFound();
     const identities = await tx
       .select()
       .from(authIdentities)
       .where(eq(authIdentities.userId, userId));
     const target = identities.find((identity) => identity.id === identityId);
-    if (!target) return identityErrors.notFound();
-    if (identities.length <= 1) return identityErrors.lastOne();
+    if (!target) return errors.identityNotFound();
+    if (identities.length <= 1) return errors.lastIdentity();
     await tx.delete(authIdentities).where(eq(authIdentities.id, target.id));
     const now = ctx.clock();
     const remaining = identities.filter((identity) => identity.id !== target.id);

@@ -3,10 +3,10 @@ import { spaRoutes } from '@upnext/contract/routes';
 import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
+import { errors } from './errors.ts';
 import { factorsJsonOf } from './mfa-factors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { resolveRedirect } from './redirect.ts';
-import { invalidEmail } from './signup.routes.ts';
 import {
   createEmailUser,
   findUserByEmail,
@@ -16,7 +16,6 @@ import {
   type UserJson,
   userJson,
 } from './users.ts';
-import { emailExists } from './verify.routes.ts';
 
 export type InviteOptions = {
   /**
@@ -54,7 +53,7 @@ export async function inviteUserByEmail(
   info: RequestInfo = SERVER_CALL,
 ): Promise<UserJson> {
   const address = normaliseEmail(email);
-  if (!isValidEmail(address)) throw invalidEmail();
+  if (!isValidEmail(address)) throw errors.invalidEmail();
   const redirectTo = resolveRedirect(
     ctx.redirects,
     options.redirectTo ?? `${ctx.auth.siteUrl}${spaRoutes.updatePassword}`,
@@ -63,7 +62,7 @@ export async function inviteUserByEmail(
     ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
       const existing = await findUserByEmail(tx, address);
-      if (existing?.emailConfirmedAt) throw emailExists();
+      if (existing?.emailConfirmedAt) throw errors.emailExists();
       const user =
         existing ??
         (await createEmailUser(tx, {

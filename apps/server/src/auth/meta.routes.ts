@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { queryParam } from './body.ts';
 import type { AuthContext } from './context.ts';
-import { AuthError } from './errors.ts';
+import { errors } from './errors.ts';
 import { readDevMailbox } from './mailer.ts';
 
 export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
@@ -58,7 +58,7 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
   // already on the request, before a body is read (the ACS posts a form). Not OPTIONS, which
   // the CORS preflight answers.
   const samlDisabled = async () => {
-    throw new AuthError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled');
+    throw errors.samlDisabled();
   };
   for (const url of ['/sso', '/sso/*']) {
     app.route({

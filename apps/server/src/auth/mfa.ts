@@ -11,7 +11,7 @@ import { authMfaChallenges, authMfaFactors, authSessions, authUsers } from '../d
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { hmacHex, randomCode, safeEqualHex } from './crypto.ts';
-import { AuthError } from './errors.ts';
+import { AuthError, errors } from './errors.ts';
 import type { Authenticated } from './guard.ts';
 import {
   decryptSecret,
@@ -45,35 +45,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID.test(value);
 
-export const mfaErrors = {
-  factorNotFound: () => new AuthError(404, 'mfa_factor_not_found', 'Factor not found'),
-  phoneDisabled: () =>
-    new AuthError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone'),
-  phoneVerifyDisabled: () =>
-    new AuthError(422, 'mfa_phone_verify_not_enabled', 'MFA verification is disabled for Phone'),
-  challengeExpired: (id: string) =>
-    new AuthError(
-      422,
-      'mfa_challenge_expired',
-      `MFA challenge ${id} has expired, verify against another challenge or create a new challenge.`,
-    ),
-  verificationFailed: () =>
-    new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
-  insufficientAal: (message: string, status = 422) =>
-    new AuthError(status, 'insufficient_aal', message),
-};
-
 /** MFA needs a user's own session (not an admin token) and no anonymous user. */
 function requireMfaCaller(auth: Authenticated): SessionRow {
   if (auth.user.isAnonymous) {
-    throw new AuthError(
-      403,
-      'no_authorization',
-      'Anonymous user not allowed to perform these actions',
-    );
+    throw errors.anonymousNotAllowed();
   }
   if (!auth.session) {
-    throw new AuthError(403, 'session_not_found', 'MFA requires a session_id claim in the JWT');
+    throw errors.sessionIdMissing();
   }
   return auth.session;
 }
@@ -130,17 +108,13 @@ async function insertFactor(
         );
       const factors = await factorsOf(tx, user.id);
       if (factors.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
-        return mfaErrors.insufficientAal('AAL2 required to enroll a new factor');
+        return errors.insufficientAal('AAL2 required to enroll a new factor');
       }
       if (friendlyName && factors.some((f) => f.friendlyName === friendlyName)) {
         return nameConflict(friendlyName);
       }
       if (factors.length >= ctx.auth.mfa.maxEnrolledFactors) {
-        return new AuthError(
-          422,
-          'too_many_enrolled_mfa_factors',
-          'Maximum number of verified factors reached, unenroll to continue',
-        );
+        return errors.tooManyFactors();
       }
       const [row] = await tx
         .insert(authMfaFactors)
@@ -237,7 +211,7 @@ export async function enrollPhone(
   info: RequestInfo,
 ): Promise<{ id: string; type: 'phone'; friendly_name: string; phone: string }> {
   const session = requireMfaCaller(auth);
-  if (!ctx.auth.mfa.phoneEnabled) throw mfaErrors.phoneDisabled();
+  if (!ctx.auth.mfa.phoneEnabled) throw errors.mfaPhoneEnrollDisabled();
   assertPhoneEnabled(ctx);
   const phone = parsePhone(input.phone);
   const { user } = auth;
@@ -252,15 +226,11 @@ export async function enrollPhone(
         .for('update');
       const factors = await factorsOf(tx, user.id);
       if (factors.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
-        return mfaErrors.insufficientAal('AAL2 required to enroll a new factor');
+        return errors.insufficientAal('AAL2 required to enroll a new factor');
       }
       const samePhone = factors.filter((f) => f.factorType === 'phone' && f.phone === phone);
       if (samePhone.some((f) => f.status === 'verified')) {
-        return new AuthError(
-          422,
-          'mfa_verified_factor_exists',
-          'A verified phone factor already exists, unenroll the existing factor to continue',
-        );
+        return errors.verifiedPhoneFactorExists();
       }
       for (const stale of samePhone) {
         await tx.delete(authMfaFactors).where(eq(authMfaFactors.id, stale.id));
@@ -270,11 +240,7 @@ export async function enrollPhone(
         return nameConflict(friendlyName);
       }
       if (others.length >= ctx.auth.mfa.maxEnrolledFactors) {
-        return new AuthError(
-          422,
-          'too_many_enrolled_mfa_factors',
-          'Maximum number of verified factors reached, unenroll to continue',
-        );
+        return errors.tooManyFactors();
       }
       const [factor] = await tx
         .insert(authMfaFactors)
@@ -310,12 +276,7 @@ function challengeCodeHash(ctx: AuthContext, challengeId: string, code: string):
   return hmacHex(ctx.keys.hmacKey, `mfa-challenge:${challengeId}:${code}`);
 }
 
-const nameConflict = (name: string) =>
-  new AuthError(
-    422,
-    'mfa_factor_name_conflict',
-    `A factor with the friendly name "${name.slice(0, 100)}" for this user already exists`,
-  );
+const nameConflict = (name: string) => errors.factorNameConflict(name);
 
 type ChallengeJson = {
   id: string;
@@ -371,12 +332,12 @@ export async function createChallenge(
   info: RequestInfo,
 ): Promise<ChallengeJson> {
   requireMfaCaller(auth);
-  if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
+  if (!isUuid(factorId)) throw errors.factorNotFound();
   const factor = await findFactor(ctx.db, auth.user.id, factorId);
-  if (!factor) throw mfaErrors.factorNotFound();
+  if (!factor) throw errors.factorNotFound();
   const phone = factor.factorType === 'phone' ? factor.phone : null;
   if (factor.factorType === 'phone') {
-    if (!ctx.auth.mfa.phoneEnabled) throw mfaErrors.phoneVerifyDisabled();
+    if (!ctx.auth.mfa.phoneEnabled) throw errors.mfaPhoneVerifyDisabled();
     assertPhoneEnabled(ctx);
     assertSmsChannel(input.channel);
     await claimSmsSlot(ctx, phone as string);
@@ -481,10 +442,9 @@ async function checkAnswer(
 }
 
 const wrongAnswer: Record<FactorRow['factorType'], () => AuthError> = {
-  totp: () => mfaErrors.verificationFailed(),
-  phone: () => new AuthError(422, 'mfa_verification_failed', 'Invalid MFA Phone code entered'),
-  webauthn: () =>
-    new AuthError(422, 'mfa_verification_failed', 'Invalid WebAuthn credential response'),
+  totp: () => errors.totpCodeWrong(),
+  phone: () => errors.phoneCodeWrong(),
+  webauthn: () => errors.webauthnAnswerWrong(),
 };
 
 const amrMethod: Record<FactorRow['factorType'], string> = {
@@ -513,33 +473,29 @@ export async function verifyChallenge(
 ): Promise<SessionJson> {
   const session = requireMfaCaller(auth);
   const { user } = auth;
-  if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
+  if (!isUuid(factorId)) throw errors.factorNotFound();
   const challengeId: string = input.challengeId ?? '';
-  if (!isUuid(challengeId)) throw mfaErrors.challengeExpired(String(challengeId).slice(0, 40));
+  if (!isUuid(challengeId)) throw errors.challengeExpired(String(challengeId).slice(0, 40));
   const answer: Answer = { code: (input.code ?? '').trim(), webauthn: input.webauthn };
   const outcome = await ctx.db.transaction(async (tx) => {
     const factor = await findFactor(tx, user.id, factorId, { lock: true });
-    if (!factor) return mfaErrors.factorNotFound();
+    if (!factor) return errors.factorNotFound();
     if (factor.factorType === 'phone' && !ctx.auth.mfa.phoneEnabled) {
-      return mfaErrors.phoneVerifyDisabled();
+      return errors.mfaPhoneVerifyDisabled();
     }
     const [challenge] = await tx
       .select()
       .from(authMfaChallenges)
       .where(and(eq(authMfaChallenges.id, challengeId), eq(authMfaChallenges.factorId, factor.id)))
       .for('update');
-    if (!challenge) return mfaErrors.challengeExpired(challengeId);
+    if (!challenge) return errors.challengeExpired(challengeId);
     const now = ctx.clock();
     if (challenge.expiresAt.getTime() <= now.getTime()) {
       await tx.delete(authMfaChallenges).where(eq(authMfaChallenges.id, challenge.id));
-      return mfaErrors.challengeExpired(challengeId);
+      return errors.challengeExpired(challengeId);
     }
     if (challenge.ip !== info.ip) {
-      return new AuthError(
-        422,
-        'mfa_ip_address_mismatch',
-        'Challenge and verify IP addresses mismatch.',
-      );
+      return errors.ipAddressMismatch();
     }
     const checked = await checkAnswer(ctx, factor, challenge, answer, now);
     if (!checked) {
@@ -574,11 +530,7 @@ export async function verifyChallenge(
       .where(eq(authSessions.id, session.id))
       .for('update');
     if (!current) {
-      return new AuthError(
-        403,
-        'session_not_found',
-        'Session from session_id claim in JWT does not exist',
-      );
+      return errors.sessionNotFound();
     }
     const [fresh] = await tx.select().from(authUsers).where(eq(authUsers.id, user.id));
     return elevateSession(
@@ -654,12 +606,12 @@ export async function unenroll(
   info: RequestInfo,
 ): Promise<{ id: string }> {
   const session = requireMfaCaller(auth);
-  if (!isUuid(factorId)) throw mfaErrors.factorNotFound();
+  if (!isUuid(factorId)) throw errors.factorNotFound();
   const outcome = await ctx.db.transaction(async (tx) => {
     const factor = await findFactor(tx, auth.user.id, factorId, { lock: true });
-    if (!factor) return mfaErrors.factorNotFound();
+    if (!factor) return errors.factorNotFound();
     if (factor.status === 'verified' && session.aal !== 'aal2') {
-      return mfaErrors.insufficientAal('AAL2 required to unenroll verified factor');
+      return errors.insufficientAal('AAL2 required to unenroll verified factor');
     }
     await deleteFactor(ctx, tx, factor, info, auth.user.id);
     return { id: factor.id };

@@ -4,7 +4,7 @@ import type { Tx } from '../db/client.ts';
 import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
 import { type AuthContext, afterAnswer } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
-import { AuthError, errors } from './errors.ts';
+import { type AuthError, errors } from './errors.ts';
 import { createFlowState, type Pkce } from './pkce.ts';
 import { renderAuthEmail, type TemplateKind } from './templates.ts';
 import { findUserByEmail, findUserByPendingEmail, type UserRow } from './users.ts';
@@ -265,8 +265,7 @@ export async function consumeNonce(
   user: UserRow,
   nonce: string,
 ): Promise<true | AuthError> {
-  const invalid = () =>
-    new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
+  const invalid = () => errors.reauthenticationNotValid();
   const [row] = await tx
     .select()
     .from(authOneTimeTokens)

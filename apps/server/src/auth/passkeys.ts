@@ -37,16 +37,6 @@ import {
 const DEFAULT_NAME = 'Passkey';
 const NAME_MAX = 120;
 
-const passkeyErrors = {
-  challengeNotFound: () =>
-    new AuthError(400, 'webauthn_challenge_not_found', 'Challenge not found or already used'),
-  challengeExpired: () => new AuthError(400, 'webauthn_challenge_expired', 'Challenge has expired'),
-  verificationFailed: () =>
-    new AuthError(400, 'webauthn_verification_failed', 'Credential verification failed'),
-  notFound: () => new AuthError(404, 'validation_failed', 'Passkey not found'),
-  tooMany: () => new AuthError(422, 'too_many_passkeys', 'Maximum number of passkeys reached'),
-};
-
 type CeremonyInput = { challengeId: string | undefined; credential: unknown };
 
 /**
@@ -56,10 +46,9 @@ type CeremonyInput = { challengeId: string | undefined; credential: unknown };
 async function requireManagementAal(ctx: AuthContext, auth: Authenticated): Promise<void> {
   if (auth.session?.aal === 'aal2') return;
   if (await hasVerifiedFactor(ctx.db, auth.user.id)) {
-    throw new AuthError(
-      403,
-      'insufficient_aal',
+    throw errors.insufficientAal(
       'AAL2 session is required to manage passkeys when MFA is enabled',
+      403,
     );
   }
 }
@@ -80,7 +69,7 @@ function expiry(ctx: AuthContext): Date {
 export async function startRegistration(ctx: AuthContext, auth: Authenticated) {
   await requireManagementAal(ctx, auth);
   const existing = await passkeysOf(ctx.db, auth.user.id);
-  if (existing.length >= ctx.auth.webauthn.maxPasskeys) throw passkeyErrors.tooMany();
+  if (existing.length >= ctx.auth.webauthn.maxPasskeys) throw errors.tooManyPasskeys();
   const options = await registrationOptions(
     ctx.auth.webauthn,
     auth.user,
@@ -106,16 +95,16 @@ export async function finishRegistration(
   const challengeId = requireCeremony(input);
   const { user } = auth;
   const challenge = await consumeChallenge(ctx.db, challengeId, 'registration', user.id);
-  if (!challenge) throw passkeyErrors.challengeNotFound();
+  if (!challenge) throw errors.webauthnChallengeNotFound();
   if (challenge.expiresAt.getTime() <= ctx.clock().getTime()) {
-    throw passkeyErrors.challengeExpired();
+    throw errors.webauthnChallengeExpired();
   }
   const credential = await verifyRegistration(
     ctx.auth.webauthn,
     input.credential,
     challenge.challenge,
   );
-  if (!credential) throw passkeyErrors.verificationFailed();
+  if (!credential) throw errors.webauthnVerificationFailed();
   const run = () =>
     ctx.db.transaction(async (tx) => {
       // Concurrent registrations of one user are counted one after the other.
@@ -125,7 +114,7 @@ export async function finishRegistration(
         .where(eq(authUsers.id, user.id))
         .for('update');
       if ((await countPasskeys(tx, user.id)) >= ctx.auth.webauthn.maxPasskeys) {
-        return passkeyErrors.tooMany();
+        return errors.tooManyPasskeys();
       }
       const row = await insertPasskey(tx, user.id, credential, DEFAULT_NAME, ctx.clock());
       await audit(tx, info, 'passkey_created', user.id, { passkey_id: row.id });
@@ -136,11 +125,7 @@ export async function finishRegistration(
     outcome = await run();
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new AuthError(
-        422,
-        'webauthn_credential_exists',
-        'This credential is already registered',
-      );
+      throw errors.webauthnCredentialExists();
     }
     throw error;
   }
@@ -175,16 +160,16 @@ export async function finishAuthentication(
 ): Promise<SessionJson> {
   const challengeId = requireCeremony(input);
   const challenge = await consumeChallenge(ctx.db, challengeId, 'authentication', null);
-  if (!challenge) throw passkeyErrors.challengeNotFound();
+  if (!challenge) throw errors.webauthnChallengeNotFound();
   if (challenge.expiresAt.getTime() <= ctx.clock().getTime()) {
-    throw passkeyErrors.challengeExpired();
+    throw errors.webauthnChallengeExpired();
   }
   const credentialId = assertionCredentialId(input.credential);
   const passkey = credentialId ? await findPasskeyByCredentialId(ctx.db, credentialId) : undefined;
-  if (!passkey) throw passkeyErrors.verificationFailed();
+  if (!passkey) throw errors.webauthnVerificationFailed();
   const handle = (input.credential as { response?: { userHandle?: unknown } }).response?.userHandle;
   if (handle !== undefined && handle !== null && userIdFromHandle(handle) !== passkey.userId) {
-    throw passkeyErrors.verificationFailed();
+    throw errors.webauthnVerificationFailed();
   }
   const newCounter = await verifyAssertion(
     ctx.auth.webauthn,
@@ -197,19 +182,19 @@ export async function finishAuthentication(
       transports: passkey.transports,
     },
   );
-  if (newCounter === null) throw passkeyErrors.verificationFailed();
+  if (newCounter === null) throw errors.webauthnVerificationFailed();
   const user = await findUserById(ctx.db, passkey.userId);
-  if (!user) throw passkeyErrors.verificationFailed();
+  if (!user) throw errors.webauthnVerificationFailed();
   if (user.email && !user.emailConfirmedAt) {
-    throw new AuthError(403, 'email_not_confirmed', 'Email not confirmed');
+    throw errors.passkeyEmailNotConfirmed();
   }
   if (user.phone && !user.phoneConfirmedAt) {
-    throw new AuthError(403, 'phone_not_confirmed', 'Phone not confirmed');
+    throw errors.passkeyPhoneNotConfirmed();
   }
   if (isBanned(user, ctx.clock())) throw errors.userBanned(403);
   const outcome = await ctx.db.transaction(async (tx) => {
     if (!(await recordPasskeyUse(tx, passkey, newCounter, ctx.clock()))) {
-      return passkeyErrors.verificationFailed();
+      return errors.webauthnVerificationFailed();
     }
     return startSession(ctx, tx, user, 'passkey', info);
   });
@@ -234,7 +219,7 @@ export async function updatePasskey(
     throw errors.validation(`friendly_name must be ${NAME_MAX} characters or less`);
   }
   const passkey = isUuid(id) ? await findPasskey(ctx.db, auth.user.id, id) : undefined;
-  if (!passkey) throw passkeyErrors.notFound();
+  if (!passkey) throw errors.passkeyNotFound();
   const renamed = await renamePasskey(ctx.db, passkey, name, ctx.clock());
   await audit(ctx.db, info, 'passkey_updated', auth.user.id, { passkey_id: passkey.id });
   return passkeyJson(renamed);
@@ -248,7 +233,7 @@ export async function removePasskey(
 ): Promise<void> {
   await requireManagementAal(ctx, auth);
   const passkey = isUuid(id) ? await findPasskey(ctx.db, auth.user.id, id) : undefined;
-  if (!passkey) throw passkeyErrors.notFound();
+  if (!passkey) throw errors.passkeyNotFound();
   await ctx.db.transaction(async (tx) => {
     await deletePasskey(tx, passkey.id);
     await audit(tx, info, 'passkey_deleted', auth.user.id, { passkey_id: passkey.id });

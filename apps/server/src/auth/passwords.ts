@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
-import { AuthError } from './errors.ts';
+import { errors } from './errors.ts';
 
 // @node-rs/argon2 declares Algorithm as a const enum, which erasable TypeScript cannot import.
 const ARGON2ID = 2;
@@ -41,18 +41,9 @@ const MAX_PASSWORD_LENGTH = 72;
 /** GoTrue's rules: 72 characters at most (400), then the policy (422 weak_password). */
 export function assertPasswordAcceptable(password: string, minLength: number): void {
   if (password.length > MAX_PASSWORD_LENGTH) {
-    throw new AuthError(
-      400,
-      'validation_failed',
-      `Password cannot be longer than ${MAX_PASSWORD_LENGTH} characters`,
-    );
+    throw errors.passwordTooLong(MAX_PASSWORD_LENGTH);
   }
   if (password.length < minLength) {
-    throw new AuthError(
-      422,
-      'weak_password',
-      `Password should be at least ${minLength} characters.`,
-      { weak_password: { reasons: ['length'] } },
-    );
+    throw errors.weakPassword(`Password should be at least ${minLength} characters.`, ['length']);
   }
 }

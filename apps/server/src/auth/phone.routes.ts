@@ -16,7 +16,6 @@ import {
   findUserByPendingPhone,
   findUserByPhone,
   parsePhone,
-  phoneExists,
   sendAuthSms,
 } from './phone.ts';
 import { type SessionJson, startSession } from './sessions.ts';
@@ -83,7 +82,7 @@ export async function phoneSignup(
   const repeated = async () => {
     const existing = await findUserByPhone(ctx.db, phone);
     if (!existing) return undefined;
-    if (autoconfirm) throw new AuthError(422, 'user_already_exists', 'User already registered');
+    if (autoconfirm) throw errors.userAlreadyExists();
     await claimSmsSlot(ctx, phone);
     if (existing.phoneConfirmedAt) {
       // Tell the owner, not the caller: the answer looks like a brand-new sign-up.
@@ -167,7 +166,7 @@ export async function phoneOtp(
   const user = await findUserByPhone(ctx.db, phone);
   const mayCreate = (body.create_user ?? true) && !ctx.auth.disableSignup;
   if (!user && !mayCreate && !ctx.auth.enumerationProtection) {
-    throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+    throw errors.otpSignupDisabled();
   }
   // Known or not, one SMS per number per interval: the 429 reveals nothing.
   await claimSmsSlot(ctx, phone);
@@ -239,7 +238,7 @@ export async function phoneVerify(
       let user = verified.user;
       if (type === 'phone_change') {
         const taken = await findUserByPhone(tx, phone);
-        if (taken && taken.id !== user.id) return phoneExists();
+        if (taken && taken.id !== user.id) return errors.phoneExists();
         user = await applyPhoneChange(tx, user, now);
         await audit(tx, info, 'user_modified', user.id, { change: 'phone' });
       } else {
@@ -252,7 +251,7 @@ export async function phoneVerify(
     outcome = await run();
   } catch (error) {
     // Two accounts confirming a change to one new number at once: the second loses.
-    if (isUniqueViolation(error)) throw phoneExists();
+    if (isUniqueViolation(error)) throw errors.phoneExists();
     throw error;
   }
   if (outcome instanceof AuthError) throw outcome;
@@ -293,7 +292,7 @@ export async function preparePhoneChange(
   const phone = parsePhone(rawPhone);
   if (phone === user.phone) return undefined;
   const taken = await findUserByPhone(ctx.db, phone);
-  if (taken) throw phoneExists();
+  if (taken) throw errors.phoneExists();
   if (!ctx.auth.sms.autoconfirm) await claimSmsSlot(ctx, phone);
   return phone;
 }
@@ -325,7 +324,7 @@ export async function requestPhoneChange(
     pending = await change();
   } catch (error) {
     // Another account took the number meanwhile.
-    if (isUniqueViolation(error)) throw phoneExists();
+    if (isUniqueViolation(error)) throw errors.phoneExists();
     throw error;
   }
   if (ctx.auth.sms.autoconfirm) return pending;

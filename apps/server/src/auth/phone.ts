@@ -4,7 +4,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authIdentities, authUsers } from '../db/schema/auth.ts';
 import type { AuthContext } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { sendSms } from './sms.ts';
 import type { UserRow } from './users.ts';
@@ -47,9 +47,6 @@ export function assertSmsChannel(channel: string | null | undefined): void {
   }
   throw errors.validation("Invalid channel, supported values are 'sms' or 'whatsapp'");
 }
-
-export const phoneExists = () =>
-  new AuthError(422, 'phone_exists', 'A user with this phone number has already been registered');
 
 export async function findUserByPhone(db: Queryable, phone: string): Promise<UserRow | undefined> {
   const [user] = await db

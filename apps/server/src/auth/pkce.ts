@@ -137,32 +137,20 @@ export async function exchangeAuthCode(
       .where(eq(authFlowStates.authCodeHash, sha256Hex(authCode)))
       .for('update');
     if (!flow?.authCodeIssuedAt || !flow.userId) {
-      return new AuthError(
-        404,
-        'flow_state_not_found',
-        'invalid flow state, no valid flow state found',
-      );
+      return errors.flowStateNotFound();
     }
     const now = ctx.clock();
     if (now.getTime() - flow.authCodeIssuedAt.getTime() > FLOW_STATE_TTL_SECONDS * 1000) {
       await tx.delete(authFlowStates).where(eq(authFlowStates.id, flow.id));
-      return new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired');
+      return errors.flowStateExpired();
     }
     if (!challengeMatches(flow, verifier)) {
-      return new AuthError(
-        400,
-        'bad_code_verifier',
-        'code challenge does not match previously saved code verifier',
-      );
+      return errors.badCodeVerifier();
     }
     await tx.delete(authFlowStates).where(eq(authFlowStates.id, flow.id));
     const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, flow.userId));
     if (!user || user.deletedAt) {
-      return new AuthError(
-        404,
-        'flow_state_not_found',
-        'invalid flow state, no valid flow state found',
-      );
+      return errors.flowStateNotFound();
     }
     if (isBanned(user, now)) return errors.userBanned();
     const session = await startSession(ctx, tx, user, flow.authenticationMethod, info);

@@ -5,7 +5,7 @@ import { type AmrEntry, authRefreshTokens, authSessions, authUsers } from '../db
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { sha256Hex } from './crypto.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { factorsJsonOf } from './mfa-factors.ts';
 import { identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
 
@@ -155,8 +155,7 @@ export async function elevateSession(
   return sessionJson(ctx, tx, user, elevated as SessionRow, refreshToken, now);
 }
 
-const refreshNotFound = () =>
-  new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+const refreshNotFound = () => errors.refreshTokenNotFound();
 
 /**
  * Refresh-token rotation (CONTRACT.md §3). The session row is locked first, so concurrent
@@ -198,7 +197,7 @@ export async function refreshSession(
       ctx.auth.sessionsInactivityTimeout > 0 && idleFor > ctx.auth.sessionsInactivityTimeout * 1000;
     if (idle || (session.notAfter && session.notAfter.getTime() <= now.getTime())) {
       return {
-        error: new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired'),
+        error: errors.sessionExpired(),
       };
     }
 
@@ -228,11 +227,7 @@ export async function refreshSession(
           session_id: session.id,
         });
         return {
-          error: new AuthError(
-            400,
-            'refresh_token_already_used',
-            'Invalid Refresh Token: Already Used',
-          ),
+          error: errors.refreshTokenAlreadyUsed(),
         };
       }
     }

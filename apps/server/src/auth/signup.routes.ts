@@ -5,7 +5,7 @@ import { requestLanguage } from '../http/language.ts';
 import { audit } from './audit.ts';
 import { metadata, optionalPassword, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { phoneSignup } from './phone.routes.ts';
@@ -34,9 +34,6 @@ const signupBody = z.object({
   code_challenge_method: optionalString,
 });
 
-export const invalidEmail = () =>
-  errors.validation('Unable to validate email address: invalid format');
-
 export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.post('/signup', async (request) => {
     const info = requestInfo(request);
@@ -46,10 +43,10 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
     if (!body.email && !body.phone) {
       if (!ctx.auth.anonymousSignInsEnabled) {
-        throw new AuthError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+        throw errors.anonymousDisabled();
       }
       if (ctx.auth.disableSignup) {
-        throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+        throw errors.signupDisabled();
       }
       return ctx.db.transaction(async (tx) => {
         const user = await createAnonymousUser(tx, {
@@ -62,13 +59,13 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
       });
     }
     if (ctx.auth.disableSignup) {
-      throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance');
+      throw errors.signupDisabled();
     }
     if (!body.email) {
       return phoneSignup(ctx, info, { ...body, phone: body.phone ?? '' }, userMetadata);
     }
     const email = normaliseEmail(body.email);
-    if (!isValidEmail(email)) throw invalidEmail();
+    if (!isValidEmail(email)) throw errors.invalidEmail();
     if (!body.password) throw errors.validation('Signup requires a valid password');
     assertPasswordAcceptable(body.password, ctx.auth.passwordMinLength);
     const pkce = pkceFromBody(body);
@@ -84,7 +81,7 @@ export function signupRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const existing = await findUserByEmail(ctx.db, email);
       if (!existing) return undefined;
       if (ctx.auth.mailerAutoconfirm) {
-        throw new AuthError(422, 'user_already_exists', 'User already registered');
+        throw errors.userAlreadyExists();
       }
       await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
       if (existing.emailConfirmedAt) {

@@ -1,7 +1,7 @@
 import type { Config, SmsConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { authDevMailbox } from '../db/schema/auth.ts';
-import { AuthError } from './errors.ts';
+import { errors } from './errors.ts';
 
 /**
  * The SMS path, shared by phone sign-in, MFA phone factors and (later) notifications:
@@ -129,7 +129,7 @@ export type SmsContext = {
  */
 export async function sendSms(ctx: SmsContext, to: string, body: string): Promise<void> {
   if (!ctx.sms) {
-    throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider');
+    throw errors.phoneProviderUnsupported();
   }
   await ctx.smsQuota?.take();
   try {
@@ -141,11 +141,7 @@ export async function sendSms(ctx: SmsContext, to: string, body: string): Promis
         { provider: ctx.sms.kind, providerCode: error.providerCode, transient: error.transient },
         `auth: SMS delivery failed: ${error.message}`,
       );
-      throw new AuthError(
-        error.transient ? 500 : 400,
-        'sms_send_failed',
-        'Error sending SMS: the message could not be delivered',
-      );
+      throw errors.smsSendFailed(error.transient);
     }
     throw error;
   }

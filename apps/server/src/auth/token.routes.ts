@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { authUsers } from '../db/schema/auth.ts';
 import { optionalPassword, optionalString, parseBody, queryParam } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { idTokenGrant } from './oauth/id-token.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, findUserByPhone, normalisePhone } from './phone.ts';
@@ -53,10 +53,10 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
       }
       if (isBanned(user, ctx.clock())) throw errors.userBanned();
       if (body.email && !user.emailConfirmedAt) {
-        throw new AuthError(400, 'email_not_confirmed', 'Email not confirmed');
+        throw errors.emailNotConfirmed();
       }
       if (!body.email && !user.phoneConfirmedAt) {
-        throw new AuthError(400, 'phone_not_confirmed', 'Phone not confirmed');
+        throw errors.phoneNotConfirmed();
       }
       const rehashed = check.needsRehash ? await hashPassword(body.password) : undefined;
       const session = await ctx.db.transaction(async (tx) => {
@@ -84,7 +84,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (grantType === 'refresh_token') {
       const body = parseBody(refreshBody, request.body);
       if (!body.refresh_token) {
-        throw new AuthError(400, 'validation_failed', 'refresh_token required');
+        throw errors.validation('refresh_token required');
       }
       return refreshSession(ctx, body.refresh_token, info);
     }
@@ -103,9 +103,9 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
     // Sign-in with a Solana or Ethereum wallet (signInWithWeb3) is not offered.
     if (grantType === 'web3') {
-      throw new AuthError(422, 'web3_provider_disabled', 'Web3 provider is disabled');
+      throw errors.web3Disabled();
     }
 
-    throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
+    throw errors.invalidCredentials('unsupported_grant_type');
   });
 }

@@ -13,7 +13,7 @@ import {
   queryParam,
 } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import { authenticate } from './guard.ts';
 import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
@@ -24,7 +24,6 @@ import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
 import { endSessions } from './sessions.ts';
-import { invalidEmail } from './signup.routes.ts';
 import {
   findUserByEmail,
   identitiesOf,
@@ -33,7 +32,6 @@ import {
   type UserRow,
   userJson,
 } from './users.ts';
-import { emailExists } from './verify.routes.ts';
 
 const updateBody = z.object({
   email: optionalString,
@@ -66,7 +64,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const body = parseBody(updateBody, request.body);
     const pkce = pkceFromBody(body);
     if (body.app_metadata !== undefined && body.app_metadata !== null) {
-      throw new AuthError(403, 'not_admin', 'User not allowed');
+      throw errors.notAdmin();
     }
     const changesEmail = Boolean(body.email && normaliseEmail(body.email) !== user.email);
     // With a verified MFA factor, the address and the password change only at aal2.
@@ -75,19 +73,18 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       session?.aal !== 'aal2' &&
       (await hasVerifiedFactor(ctx.db, user.id))
     ) {
-      throw new AuthError(
-        401,
-        'insufficient_aal',
+      throw errors.insufficientAal(
         'AAL2 session is required to update email or password when MFA is enabled.',
+        401,
       );
     }
     const newPhone = body.phone ? await preparePhoneChange(ctx, user, body.phone) : undefined;
     let newEmail: string | undefined;
     if (body.email && normaliseEmail(body.email) !== user.email) {
       newEmail = normaliseEmail(body.email);
-      if (!isValidEmail(newEmail)) throw invalidEmail();
+      if (!isValidEmail(newEmail)) throw errors.invalidEmail();
       const taken = await findUserByEmail(ctx.db, newEmail);
-      if (taken) throw emailExists();
+      if (taken) throw errors.emailExists();
       await claimSendSlot(ctx.db, ctx.clock, newEmail, ctx.auth.smtpMaxFrequency);
     }
     const redirectTo = resolveRedirect(
@@ -101,11 +98,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const sessionAge = session ? ctx.clock().getTime() - session.createdAt.getTime() : Infinity;
       if (ctx.auth.updatePasswordRequireReauthentication && sessionAge > REAUTH_AFTER_MS) {
         if (!body.nonce) {
-          throw new AuthError(
-            400,
-            'reauthentication_needed',
-            'Password update requires reauthentication',
-          );
+          throw errors.reauthenticationNeeded();
         }
         const nonce = body.nonce;
         const checked = await ctx.db.transaction((tx) => consumeNonce(ctx, tx, user, nonce));
@@ -114,11 +107,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (user.encryptedPassword) {
         const same = await checkPassword(body.password, user.encryptedPassword);
         if (same.ok) {
-          throw new AuthError(
-            422,
-            'same_password',
-            'New password should be different from the old password.',
-          );
+          throw errors.samePassword();
         }
       }
       encryptedPassword = await hashPassword(body.password);
@@ -239,13 +228,13 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext): void {
         );
       }
       if (!user.phoneConfirmedAt) {
-        throw new AuthError(422, 'phone_not_confirmed', 'Please verify your phone first.');
+        throw errors.reauthenticatePhoneNotConfirmed();
       }
       assertPhoneEnabled(ctx);
       return phoneReauthenticate(ctx, info, user, user.phone);
     }
     if (!user.emailConfirmedAt) {
-      throw new AuthError(422, 'email_not_confirmed', 'Please verify your email first.');
+      throw errors.reauthenticateEmailNotConfirmed();
     }
     const email = user.email;
     await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);

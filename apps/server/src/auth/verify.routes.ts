@@ -23,7 +23,6 @@ import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts'
 import { claimSendSlot, underWrongCodeLimit } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
 import { type SessionJson, startSession } from './sessions.ts';
-import { invalidEmail } from './signup.routes.ts';
 import {
   applyEmailChange,
   confirmEmail,
@@ -72,7 +71,7 @@ const methodOf: Record<EmailVerifyType, string> = {
 function validEmail(raw: string | null | undefined): string {
   if (!raw) throw errors.validation('An email address is required');
   const email = normaliseEmail(raw);
-  if (!isValidEmail(email)) throw invalidEmail();
+  if (!isValidEmail(email)) throw errors.invalidEmail();
   return email;
 }
 
@@ -108,7 +107,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
           }
           if (!user.emailChange) return errors.otpExpired();
           const taken = await findUserByEmail(tx, user.emailChange);
-          if (taken && taken.id !== user.id) return emailExists();
+          if (taken && taken.id !== user.id) return errors.emailExists();
           user = await applyEmailChange(tx, user, now);
           await audit(tx, info, 'user_modified', user.id, { change: 'email' });
         } else {
@@ -118,11 +117,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
           // The app that started the flow holds the verifier; it exchanges this code.
           const authCode = await issueAuthCode(ctx, tx, user.id, authenticationMethodFor(type));
           if (!authCode) {
-            return new AuthError(
-              404,
-              'flow_state_not_found',
-              'invalid flow state, no valid flow state found',
-            );
+            return errors.flowStateNotFound();
           }
           return { authCode, redirectTo: verified.redirectTo };
         }
@@ -136,7 +131,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
       outcome = await run();
     } catch (error) {
       // Two accounts confirming a change to one new address at once: the second loses.
-      if (isUniqueViolation(error)) throw emailExists();
+      if (isUniqueViolation(error)) throw errors.emailExists();
       throw error;
     }
     if (outcome instanceof AuthError) throw outcome;
@@ -246,7 +241,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
     );
     const mayCreate = (body.create_user ?? true) && !ctx.auth.disableSignup;
     if (!mayCreate && !ctx.auth.enumerationProtection && !(await findUserByEmail(ctx.db, email))) {
-      throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+      throw errors.otpSignupDisabled();
     }
     // Known or not, one message per address per interval: the 429 reveals nothing. The rest
     // depends on the account, so it runs after the answer.
@@ -423,9 +418,6 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
 
 const EMAIL_CHANGE_HALF =
   'Confirmation link accepted. Please proceed to confirm link sent to the other email';
-
-export const emailExists = () =>
-  new AuthError(422, 'email_exists', 'A user with this email address has already been registered');
 
 function answer(
   verified: { session: SessionJson } | { message: string } | { authCode: string },

@@ -5,7 +5,7 @@ import { authFlowStates } from '../../db/schema/auth.ts';
 import { authOAuthStates } from '../../db/schema/auth-oauth.ts';
 import type { AuthContext, RequestInfo } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
-import { AuthError } from '../errors.ts';
+import { AuthError, errors } from '../errors.ts';
 import { withProviderIdentity } from '../identities.ts';
 import type { Pkce } from '../pkce.ts';
 import { startSession } from '../sessions.ts';
@@ -33,7 +33,7 @@ function callbackUrl(ctx: AuthContext): string {
 export function enabledProvider(ctx: AuthContext, name: string | undefined): OAuthProviderConfig {
   const provider = ctx.auth.oauthProviders.find((candidate) => candidate.name === name);
   if (!provider) {
-    throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
+    throw errors.providerDisabled();
   }
   return provider;
 }
@@ -110,11 +110,7 @@ export async function beginOAuth(
         { provider: provider.name, reason: error.message },
         'oauth: provider unavailable',
       );
-      throw new AuthError(
-        503,
-        'unexpected_failure',
-        `The ${provider.label} sign-in is unavailable right now`,
-      );
+      throw errors.providerUnavailable(provider.label);
     }
     throw error;
   }

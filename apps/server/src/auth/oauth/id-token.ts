@@ -5,7 +5,7 @@ import { optionalJwt, optionalString, parseBody } from '../body.ts';
 import { type AuthContext, requestInfo } from '../context.ts';
 import { AuthError, errors } from '../errors.ts';
 import { authenticate } from '../guard.ts';
-import { identityErrors, withProviderIdentity } from '../identities.ts';
+import { withProviderIdentity } from '../identities.ts';
 import { type SessionJson, startSession } from '../sessions.ts';
 import { ProviderError, verifyIdToken } from './providers.ts';
 
@@ -48,9 +48,7 @@ function notOffered(provider: string, idToken: string): AuthError {
   if (issuer === undefined) {
     return errors.validation(`Custom OIDC provider "${provider.slice(0, 60)}" not allowed`);
   }
-  return new AuthError(
-    400,
-    'provider_disabled',
+  return errors.providerDisabled(
     `Provider (issuer ${JSON.stringify(issuer.slice(0, 200))}) is not enabled`,
   );
 }
@@ -67,7 +65,7 @@ export async function idTokenGrant(
   const info = requestInfo(request);
   const body = parseBody(idTokenBody, request.body);
   if (!body.provider || !body.id_token) {
-    throw new AuthError(400, 'validation_failed', 'provider and id_token are required');
+    throw errors.validation('provider and id_token are required');
   }
   // A provider is named, or given by its issuer URL.
   const provider = ctx.auth.oauthProviders.find(
@@ -78,7 +76,7 @@ export async function idTokenGrant(
   if (provider?.kind !== 'oidc') throw notOffered(body.provider, body.id_token);
   let linkUserId: string | null = null;
   if (body.link_identity) {
-    if (!ctx.auth.manualLinkingEnabled) throw identityErrors.manualLinkingDisabled();
+    if (!ctx.auth.manualLinkingEnabled) throw errors.manualLinkingDisabled();
     linkUserId = (await authenticate(ctx, request)).user.id;
   }
   let identity: Awaited<ReturnType<typeof verifyIdToken>>;
@@ -91,7 +89,7 @@ export async function idTokenGrant(
     );
   } catch (error) {
     if (error instanceof ProviderError) {
-      throw new AuthError(400, 'invalid_credentials', error.message);
+      throw errors.invalidCredentials(error.message);
     }
     throw error;
   }

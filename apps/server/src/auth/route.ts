@@ -1,0 +1,41 @@
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AuthContext } from './context.ts';
+
+/**
+ * The auth plugin's Fastify instance with zod schemas as route types: a route's `schema`
+ * (body, querystring, params) is validated before its handler, and a refusal is GoTrue's
+ * 400 `validation_failed` (errors.ts).
+ */
+export function authApp(app: FastifyInstance) {
+  return app.withTypeProvider<ZodTypeProvider>();
+}
+export type AuthApp = ReturnType<typeof authApp>;
+
+/** Per-client-IP limits of a route, from AUTH's configuration (RATE_LIMIT_*). */
+type LimitName = 'token' | 'otp' | 'verify' | 'oauth' | 'mfa';
+
+function limitOf(ctx: AuthContext, name: LimitName): { limit: number; windowMs?: number } {
+  switch (name) {
+    case 'token':
+    case 'oauth':
+      return { limit: ctx.auth.rateLimits.token };
+    case 'otp':
+      return { limit: ctx.auth.rateLimits.otp };
+    case 'verify':
+      return { limit: ctx.auth.rateLimits.verify };
+    case 'mfa':
+      return { limit: ctx.auth.mfa.rateLimit, windowMs: 60_000 };
+  }
+}
+
+/**
+ * A route's rate limit as its first hook: every request counts, whether or not its body
+ * is valid, so malformed requests cannot probe past the limit.
+ */
+export function limitedBy(ctx: AuthContext, name: LimitName): onRequestAsyncHookHandler {
+  const { limit, windowMs } = limitOf(ctx, name);
+  return async (request) => {
+    await ctx.limits.hit(name, request.ip, limit, windowMs);
+  };
+}
