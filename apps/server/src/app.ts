@@ -5,7 +5,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { authPlugin } from './auth/auth.plugin.ts';
-import type { AuthContextRef } from './auth/context.ts';
+import { createAuthContext } from './auth/context.ts';
 import { authErrorHandler } from './auth/errors.ts';
 import { type AuthKeys, ephemeralKeys } from './auth/keys.ts';
 import type { Config } from './config.ts';
@@ -108,8 +108,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   const keys = deps.authKeys ?? ephemeralKeys(config.auth.jwtSecret);
   const clock = deps.clock ?? systemClock;
-  // The auth service's context, for modules that call it server-side (inviteUserByEmail).
-  app.decorate('authService', { current: undefined } satisfies AuthContextRef);
+  // The auth service, built before the modules that call it server-side (inviteUserByEmail).
+  const auth = await createAuthContext({ config, db: deps.database.db, keys, clock, log: app.log });
+  app.addHook('onClose', auth.close);
+  app.decorate('authService', { current: auth.ctx });
   // The call relay announces meeting state changes through the publisher the realtime
   // endpoint it belongs to creates: bound late, by the time the first call arrives it exists.
   const publisher: EventPublisher = {
@@ -143,16 +145,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     keys,
     publisher,
-    authService: app.authService,
+    authService: auth.ctx,
   });
-  await app.register(authPlugin, {
-    prefix: AUTH_PREFIX,
-    config,
-    database: deps.database,
-    keys,
-    clock,
-    contextRef: app.authService,
-  });
+  await app.register(authPlugin, { prefix: AUTH_PREFIX, ctx: auth.ctx });
   await registerSpa(app, config.webDistDir);
 
   await app.ready();

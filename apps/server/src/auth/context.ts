@@ -4,11 +4,18 @@ import type { AuthConfig, Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { requestLanguage } from '../http/language.ts';
 import type { Clock } from '../lib/clock.ts';
+import { errors } from './errors.ts';
 import type { AuthKeys } from './keys.ts';
-import type { Mailer } from './mailer.ts';
-import type { HourlyQuota, RateLimits } from './rate-limit.ts';
+import { type Mailer, mailerFor } from './mailer.ts';
+import {
+  countersFor,
+  createHourlyQuota,
+  createRateLimits,
+  type HourlyQuota,
+  type RateLimits,
+} from './rate-limit.ts';
 import type { RedirectPolicy } from './redirect.ts';
-import type { SmsSender } from './sms.ts';
+import { createSmsSender, type SmsSender } from './sms.ts';
 
 /** Everything the auth services need, passed explicitly (never the Fastify request). */
 export type AuthContext = {
@@ -32,15 +39,65 @@ export type AuthContext = {
 };
 
 /**
- * Filled by the auth plugin when it starts, for server-side callers in other modules (e.g.
- * inviting staff with `inviteUserByEmail`). app.ts decorates the root instance with it as
- * `authService`.
+ * The auth service's context, built once at start (app.ts) from the configuration: its mailer
+ * (SMTP or the developer mailbox), SMS sender, and rate-limit counters (Redis when configured,
+ * shared by instances). `close` releases the counters' connection.
  */
-export type AuthContextRef = { current: AuthContext | undefined };
+export async function createAuthContext(deps: {
+  config: Config;
+  db: Db;
+  keys: AuthKeys;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}): Promise<{ ctx: AuthContext; close: () => Promise<void> }> {
+  const { config, db, clock, log } = deps;
+  const auth = config.auth;
+  const mailer = mailerFor(auth, db);
+  if (mailer.kind === 'dev-mailbox' && config.env === 'production') {
+    log.warn('auth: SMTP_URL is not set; emails are kept in the database, not delivered');
+  }
+  const sms = createSmsSender(config, db);
+  if (!sms && config.env === 'production') {
+    log.info('auth: SMS_PROVIDER is not set; phone sign-in is disabled');
+  }
+  const counters = await countersFor(config.redisUrl, clock, log);
+  if (config.realtime.busUrl && !config.redisUrl) {
+    log.warn('auth: REDIS_URL is not set; each instance counts its own rate limits');
+  }
+  const limits = createRateLimits(counters);
+  const ctx: AuthContext = {
+    config,
+    auth,
+    db,
+    clock,
+    keys: deps.keys,
+    mailer,
+    sms,
+    limits,
+    emailQuota: createHourlyQuota(
+      limits,
+      'email-sent',
+      auth.rateLimits.emailSent,
+      errors.emailQuota,
+    ),
+    smsQuota: createHourlyQuota(limits, 'sms-sent', auth.rateLimits.smsSent, errors.smsQuota),
+    redirects: { siteUrl: auth.siteUrl, allowList: auth.uriAllowList },
+    log,
+    pending: new Set(),
+  };
+  return { ctx, close: () => counters.close() };
+}
+
+/**
+ * The auth service as other modules call it server-side (e.g. inviting staff with
+ * `inviteUserByEmail`): built once at start by app.ts, which decorates the root instance
+ * with it and hands the same context to the auth plugin.
+ */
+export type AuthService = { readonly current: AuthContext };
 
 declare module 'fastify' {
   interface FastifyInstance {
-    authService: AuthContextRef;
+    authService: AuthService;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthContextRef } from '../auth/context.ts';
+import type { AuthContext } from '../auth/context.ts';
 import type { AuthKeys } from '../auth/keys.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -35,8 +35,8 @@ export type ApiDeps = {
   publisher: EventPublisher;
   /** The payment provider chosen at start (modules/payments/providers.ts). */
   payments: PaymentsRuntime;
-  /** The auth service's context once it has started (server-side invites). */
-  authService?: AuthContextRef;
+  /** The auth service's context (server-side invites). */
+  authService: AuthContext;
 };
 
 /**
@@ -45,11 +45,20 @@ export type ApiDeps = {
  */
 export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   // Fastify hands the plugin its own registration options too (prefix); modules get deps only.
-  const { config, database, lifecycle, clock, keys, payments } = options;
+  const { config, database, lifecycle, clock, keys, payments, authService } = options;
   // Whatever a module announces on a session's topic drops that session's shared board.
   const boards = createBoardCache();
   const publisher = boards.forgetting(options.publisher);
-  const deps: ApiDeps = { config, database, lifecycle, clock, keys, publisher, payments };
+  const deps: ApiDeps = {
+    config,
+    database,
+    lifecycle,
+    clock,
+    keys,
+    publisher,
+    payments,
+    authService,
+  };
   const resolveCaller = createCallerResolver({
     db: deps.database.db,
     keys: deps.keys,
@@ -65,12 +74,7 @@ export const apiPlugin: FastifyPluginAsync<ApiDeps> = async (app, options) => {
   await app.register(tokensRoutes, { ...deps, boards });
   await app.register(visitRoutes, deps);
   const db = deps.database.db;
-  const inviteUser: InviteUser = createInviter({
-    db,
-    clock,
-    config,
-    authService: options.authService,
-  });
+  const inviteUser: InviteUser = createInviter({ db, auth: options.authService });
   await app.register(companyRoutes, { db, clock, inviteUser });
   await app.register(billingRoutes, { db, clock });
   await app.register(userRoutes, { db, clock });

@@ -1,36 +1,48 @@
-import type { AuthContextRef } from '../../auth/context.ts';
+import type { AuthContext } from '../../auth/context.ts';
 import { AuthError } from '../../auth/errors.ts';
 import { inviteUserByEmail } from '../../auth/invite.ts';
 import { findUserByEmail } from '../../auth/users.ts';
-import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { InviteUser } from './companies.service.ts';
-import { createFallbackInviter } from './invite.fallback.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Tells someone who already has an account that a team invited them. */
+async function sendInvitationNotice(
+  auth: AuthContext,
+  { email, companyName }: { email: string; companyName: string },
+): Promise<void> {
+  const link = `${auth.auth.siteUrl}/admin/account`;
+  const intro = `${companyName} has invited you to join their team on UpNext.`;
+  const how = 'Sign in and accept or decline the invitation on your account page.';
+  await auth.mailer.send({
+    to: email,
+    subject: `You have been invited to join ${companyName} on UpNext`,
+    text: `${intro}\n\n${how}\n${link}\n`,
+    html: `<p>${escapeHtml(intro)}</p><p>${escapeHtml(how)}</p><p><a href="${escapeHtml(link)}">Open your account page</a></p>`,
+  });
+}
 
 /**
  * Invites through the auth service (`inviteUserByEmail`: a user without a password and a
  * branded invitation whose link confirms the address and signs them in at /admin/account,
  * where they choose a password and accept the invitation). Someone who already has a confirmed
  * account gets a notice instead. Either way the membership stays `invited`, granting nothing,
- * until its invitee accepts it (`POST /user/invitations/{companyId}/accept`). Without an auth context (never in the running app),
- * the fallback invite is used.
+ * until its invitee accepts it (`POST /user/invitations/{companyId}/accept`).
  */
-export function createInviter(deps: {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  authService: AuthContextRef | undefined;
-}): InviteUser {
-  const fallback = createFallbackInviter(deps);
+export function createInviter(deps: { db: Db; auth: AuthContext }): InviteUser {
   return async (input) => {
-    const ctx = deps.authService?.current;
     const existing = await findUserByEmail(deps.db, input.email);
-    if (!ctx || existing?.emailConfirmedAt) return fallback(input);
+    if (existing?.emailConfirmedAt) {
+      await sendInvitationNotice(deps.auth, input);
+      return { userId: existing.id };
+    }
     try {
-      const user = await inviteUserByEmail(ctx, input.email, {
-        redirectTo: `${deps.config.auth.siteUrl}/admin/account`,
+      const user = await inviteUserByEmail(deps.auth, input.email, {
+        redirectTo: `${deps.auth.auth.siteUrl}/admin/account`,
         teamName: input.companyName,
       });
       return { userId: user.id };
