@@ -1,15 +1,12 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import {
-  authDevMailbox,
-  authFlowStates,
-  authMfaChallenges,
-  authOneTimeTokens,
-  authRefreshTokens,
-  authSendLog,
-} from '../db/schema/auth.ts';
+import { authMfaChallenges, authOneTimeTokens } from '../db/schema/auth.ts';
 import type { Clock } from '../lib/clock.ts';
+import { deleteMailboxMessagesBefore } from './dev-mailbox.repository.ts';
+import { deleteFlowStatesBefore } from './flow-states.repository.ts';
 import { pruneExpiredChallenges } from './passkey-credentials.ts';
+import { deleteSendLogBefore } from './send-log.repository.ts';
+import { deleteRevokedRefreshTokensBefore } from './sessions.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -24,15 +21,8 @@ export async function pruneExpired(db: Db, clock: Clock): Promise<void> {
   await db.delete(authOneTimeTokens).where(lt(authOneTimeTokens.expiresAt, new Date(now)));
   await db.delete(authMfaChallenges).where(lt(authMfaChallenges.expiresAt, new Date(now)));
   await pruneExpiredChallenges(db, new Date(now));
-  await db.delete(authFlowStates).where(lt(authFlowStates.createdAt, new Date(now - DAY_MS)));
-  await db.delete(authSendLog).where(lt(authSendLog.lastSentAt, new Date(now - DAY_MS)));
-  await db
-    .delete(authRefreshTokens)
-    .where(
-      and(
-        eq(authRefreshTokens.revoked, true),
-        lt(authRefreshTokens.updatedAt, new Date(now - 7 * DAY_MS)),
-      ),
-    );
-  await db.delete(authDevMailbox).where(lt(authDevMailbox.createdAt, new Date(now - 7 * DAY_MS)));
+  await deleteFlowStatesBefore(db, new Date(now - DAY_MS));
+  await deleteSendLogBefore(db, new Date(now - DAY_MS));
+  await deleteRevokedRefreshTokensBefore(db, new Date(now - 7 * DAY_MS));
+  await deleteMailboxMessagesBefore(db, new Date(now - 7 * DAY_MS));
 }

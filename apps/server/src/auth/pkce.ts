@@ -1,13 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import { authFlowStates, authUsers } from '../db/schema/auth.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 import { AuthError, errors } from './errors.ts';
+import {
+  deleteFlowState,
+  deleteUnfinishedFlowStates,
+  insertFlowState,
+  lockFlowStateByAuthCode,
+  lockUnfinishedFlowState,
+  setAuthCode,
+} from './flow-states.repository.ts';
 import { openProviderToken } from './oauth/provider-tokens.ts';
 import { type SessionJson, startSession } from './sessions.ts';
-import { isBanned } from './users.ts';
+import { findUserById, isBanned } from './users.ts';
 
 /** How long an auth code may wait for its exchange (GoTrue's default). */
 const FLOW_STATE_TTL_SECONDS = 300;
@@ -56,16 +62,8 @@ export async function createFlowState(
   redirectTo: string,
 ): Promise<void> {
   const now = ctx.clock();
-  await tx
-    .delete(authFlowStates)
-    .where(
-      and(
-        eq(authFlowStates.userId, userId),
-        eq(authFlowStates.authenticationMethod, authenticationMethod),
-        isNull(authFlowStates.authCodeIssuedAt),
-      ),
-    );
-  await tx.insert(authFlowStates).values({
+  await deleteUnfinishedFlowStates(tx, userId, authenticationMethod);
+  await insertFlowState(tx, {
     userId,
     // Replaced by the hash of the real auth code when the link is opened.
     authCodeHash: sha256Hex(randomToken()),
@@ -86,24 +84,10 @@ export async function issueAuthCode(
   userId: string,
   authenticationMethod: string,
 ): Promise<string | undefined> {
-  const [flow] = await tx
-    .select()
-    .from(authFlowStates)
-    .where(
-      and(
-        eq(authFlowStates.userId, userId),
-        eq(authFlowStates.authenticationMethod, authenticationMethod),
-        isNull(authFlowStates.authCodeIssuedAt),
-      ),
-    )
-    .for('update');
+  const flow = await lockUnfinishedFlowState(tx, userId, authenticationMethod);
   if (!flow) return undefined;
   const authCode = randomToken();
-  const now = ctx.clock();
-  await tx
-    .update(authFlowStates)
-    .set({ authCodeHash: sha256Hex(authCode), authCodeIssuedAt: now, updatedAt: now })
-    .where(eq(authFlowStates.id, flow.id));
+  await setAuthCode(tx, flow.id, sha256Hex(authCode), ctx.clock());
   return authCode;
 }
 
@@ -123,35 +107,34 @@ function challengeMatches(
 /** POST /token?grant_type=pkce: single use, 5 minutes, verifier checked, then a session. */
 export async function exchangeAuthCode(
   ctx: AuthContext,
-  authCode: string,
-  verifier: string,
+  body: { auth_code?: string | null | undefined; code_verifier?: string | null | undefined },
   info: RequestInfo,
 ): Promise<SessionJson> {
+  const { auth_code: authCode, code_verifier: verifier } = body;
+  if (!authCode || !verifier) {
+    throw errors.validation(
+      'invalid request: both auth code and code verifier should be non-empty',
+    );
+  }
   if (!CHALLENGE.test(verifier)) {
     throw errors.validation('code_verifier must be 43 to 128 URL-safe characters');
   }
   const outcome = await ctx.db.transaction(async (tx) => {
-    const [flow] = await tx
-      .select()
-      .from(authFlowStates)
-      .where(eq(authFlowStates.authCodeHash, sha256Hex(authCode)))
-      .for('update');
+    const flow = await lockFlowStateByAuthCode(tx, sha256Hex(authCode));
     if (!flow?.authCodeIssuedAt || !flow.userId) {
       return errors.flowStateNotFound();
     }
     const now = ctx.clock();
     if (now.getTime() - flow.authCodeIssuedAt.getTime() > FLOW_STATE_TTL_SECONDS * 1000) {
-      await tx.delete(authFlowStates).where(eq(authFlowStates.id, flow.id));
+      await deleteFlowState(tx, flow.id);
       return errors.flowStateExpired();
     }
     if (!challengeMatches(flow, verifier)) {
       return errors.badCodeVerifier();
     }
-    await tx.delete(authFlowStates).where(eq(authFlowStates.id, flow.id));
-    const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, flow.userId));
-    if (!user || user.deletedAt) {
-      return errors.flowStateNotFound();
-    }
+    await deleteFlowState(tx, flow.id);
+    const user = await findUserById(tx, flow.userId);
+    if (!user) return errors.flowStateNotFound();
     if (isBanned(user, now)) return errors.userBanned();
     const session = await startSession(ctx, tx, user, flow.authenticationMethod, info);
     // After OAuth: the provider's tokens, as GoTrue returns them from this exchange.

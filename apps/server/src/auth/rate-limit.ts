@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { AuthContext } from './context.ts';
 import { sha256Hex } from './crypto.ts';
 import { AuthError, errors, withRetryAfter } from './errors.ts';
+import { claimSend } from './send-log.repository.ts';
 
 /** A fixed window's count after a hit, and how long until the window ends. */
 type Window = { count: number; resetInMs: number };
@@ -233,24 +233,9 @@ export async function claimSendSlot(
   if (seconds <= 0) return;
   const now = clock();
   const threshold = new Date(now.getTime() - seconds * 1000);
-  const result = await db.execute<{ last_sent_at: string | Date }>(sql`
-    insert into auth.send_log (address, last_sent_at) values (${address}, ${now.toISOString()})
-    on conflict (address) do update set last_sent_at = excluded.last_sent_at
-      where auth.send_log.last_sent_at <= ${threshold.toISOString()}
-    returning last_sent_at`);
-  const claimed = rowsOf(result).length > 0;
-  if (claimed) return;
-  const [row] = rowsOf<{ last_sent_at: string | Date }>(
-    await db.execute<{ last_sent_at: string | Date }>(
-      sql`select last_sent_at from auth.send_log where address = ${address}`,
-    ),
-  );
-  const last = row ? new Date(row.last_sent_at).getTime() : now.getTime();
+  const lastSent = await claimSend(db, address, now, threshold);
+  if (!lastSent) return;
+  const last = lastSent.getTime();
   const wait = Math.max(1, Math.ceil((last + seconds * 1000 - now.getTime()) / 1000));
   throw tooSoon(wait);
-}
-
-/** node-postgres returns `{rows}`, PGlite the same; both through drizzle's `execute`. */
-function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }

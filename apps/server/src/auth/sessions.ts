@@ -1,16 +1,29 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { and, desc, eq, ne } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.ts';
-import { type AmrEntry, authRefreshTokens, authSessions, authUsers } from '../db/schema/auth.ts';
+import type { Tx } from '../db/client.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { sha256Hex } from './crypto.ts';
 import { errors } from './errors.ts';
 import { factorsJsonOf } from './mfa-factors.ts';
+import {
+  type AmrEntry,
+  deleteSession,
+  findActiveRefreshToken,
+  findRefreshToken,
+  findSessionIdOfRefreshToken,
+  findSessionUser,
+  insertRefreshToken,
+  insertSession,
+  lockSession,
+  markSignedIn,
+  revokeRefreshToken,
+  revokeRefreshTokensOfSession,
+  type SessionRow,
+  updateSession,
+} from './sessions.repository.ts';
 import { identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
 
-export type SessionRow = typeof authSessions.$inferSelect;
-type RefreshRow = typeof authRefreshTokens.$inferSelect;
+export { endSessions, findSession, type SessionRow } from './sessions.repository.ts';
 
 /**
  * The refresh token handed out for a row: an HMAC of the row id under a key derived from the
@@ -21,7 +34,8 @@ function refreshTokenFor(ctx: AuthContext, rowId: string): string {
   return createHmac('sha256', ctx.keys.hmacKey).update(`refresh:${rowId}`).digest('base64url');
 }
 
-async function insertRefreshToken(
+/** A new refresh token of the session, stored as its hash; the token itself is returned. */
+async function newRefreshToken(
   ctx: AuthContext,
   tx: Tx,
   session: SessionRow,
@@ -30,15 +44,12 @@ async function insertRefreshToken(
 ): Promise<string> {
   const id = randomUUID();
   const token = refreshTokenFor(ctx, id);
-  await tx.insert(authRefreshTokens).values({
-    id,
-    tokenHash: sha256Hex(token),
-    sessionId: session.id,
-    userId: session.userId,
-    parentId,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const hash = sha256Hex(token);
+  await insertRefreshToken(
+    tx,
+    { id, tokenHash: hash, sessionId: session.id, userId: session.userId, parentId },
+    now,
+  );
   return token;
 }
 
@@ -95,30 +106,23 @@ export async function startSession(
 ): Promise<SessionJson> {
   const now = ctx.clock();
   const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
-  const [session] = await tx
-    .insert(authSessions)
-    .values({
-      userId: user.id,
-      aal: 'aal1',
-      amr,
-      userAgent: info.userAgent,
-      ip: info.ip,
-      notAfter: ctx.auth.sessionsTimebox
-        ? new Date(now.getTime() + ctx.auth.sessionsTimebox * 1000)
-        : null,
-      refreshedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  const [signedIn] = await tx
-    .update(authUsers)
-    .set({ lastSignInAt: now })
-    .where(eq(authUsers.id, user.id))
-    .returning();
-  const refreshToken = await insertRefreshToken(ctx, tx, session as SessionRow, null, now);
-  await audit(tx, info, 'login', user.id, { method, session_id: (session as SessionRow).id });
-  return sessionJson(ctx, tx, signedIn as UserRow, session as SessionRow, refreshToken, now);
+  const session = await insertSession(tx, {
+    userId: user.id,
+    aal: 'aal1',
+    amr,
+    userAgent: info.userAgent,
+    ip: info.ip,
+    notAfter: ctx.auth.sessionsTimebox
+      ? new Date(now.getTime() + ctx.auth.sessionsTimebox * 1000)
+      : null,
+    refreshedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const signedIn = await markSignedIn(tx, user.id, now);
+  const refreshToken = await newRefreshToken(ctx, tx, session, null, now);
+  await audit(tx, info, 'login', user.id, { method, session_id: session.id });
+  return sessionJson(ctx, tx, signedIn, session, refreshToken, now);
 }
 
 /**
@@ -141,21 +145,18 @@ export async function elevateSession(
     { method, timestamp },
     ...session.amr.filter((entry) => entry.method !== method),
   ];
-  const [elevated] = await tx
-    .update(authSessions)
-    .set({ aal: 'aal2', factorId, amr, refreshedAt: now, updatedAt: now })
-    .where(eq(authSessions.id, session.id))
-    .returning();
-  await tx
-    .update(authRefreshTokens)
-    .set({ revoked: true, updatedAt: now })
-    .where(and(eq(authRefreshTokens.sessionId, session.id), eq(authRefreshTokens.revoked, false)));
-  const refreshToken = await insertRefreshToken(ctx, tx, elevated as SessionRow, null, now);
+  const elevated = await updateSession(tx, session.id, {
+    aal: 'aal2',
+    factorId,
+    amr,
+    refreshedAt: now,
+    updatedAt: now,
+  });
+  await revokeRefreshTokensOfSession(tx, session.id, now);
+  const refreshToken = await newRefreshToken(ctx, tx, elevated, null, now);
   await audit(tx, info, 'mfa_verified', user.id, { session_id: session.id, factor_id: factorId });
-  return sessionJson(ctx, tx, user, elevated as SessionRow, refreshToken, now);
+  return sessionJson(ctx, tx, user, elevated, refreshToken, now);
 }
-
-const refreshNotFound = () => errors.refreshTokenNotFound();
 
 /**
  * Refresh-token rotation (CONTRACT.md §3). The session row is locked first, so concurrent
@@ -169,110 +170,57 @@ export async function refreshSession(
 ): Promise<SessionJson> {
   const outcome = await ctx.db.transaction(async (tx) => {
     const tokenHash = sha256Hex(presented);
-    const [found] = await tx
-      .select({ sessionId: authRefreshTokens.sessionId })
-      .from(authRefreshTokens)
-      .where(eq(authRefreshTokens.tokenHash, tokenHash))
-      .limit(1);
-    if (!found) return { error: refreshNotFound() };
-    const [session] = await tx
-      .select()
-      .from(authSessions)
-      .where(eq(authSessions.id, found.sessionId))
-      .for('update');
-    if (!session) return { error: refreshNotFound() };
+    const sessionId = await findSessionIdOfRefreshToken(tx, tokenHash);
+    if (!sessionId) return { error: errors.refreshTokenNotFound() };
+    const session = await lockSession(tx, sessionId);
+    if (!session) return { error: errors.refreshTokenNotFound() };
     // Re-read under the lock: another refresh may have rotated it meanwhile.
-    const [token] = await tx
-      .select()
-      .from(authRefreshTokens)
-      .where(eq(authRefreshTokens.tokenHash, tokenHash));
-    if (!token) return { error: refreshNotFound() };
+    const token = await findRefreshToken(tx, tokenHash);
+    if (!token) return { error: errors.refreshTokenNotFound() };
 
     const now = ctx.clock();
-    const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, session.userId));
-    if (!user || user.deletedAt) return { error: refreshNotFound() };
+    const user = await findSessionUser(tx, session);
+    if (!user || user.deletedAt) return { error: errors.refreshTokenNotFound() };
     if (isBanned(user, now)) return { error: errors.userBanned() };
     const idleFor = now.getTime() - (session.refreshedAt ?? session.createdAt).getTime();
     const idle =
       ctx.auth.sessionsInactivityTimeout > 0 && idleFor > ctx.auth.sessionsInactivityTimeout * 1000;
     if (idle || (session.notAfter && session.notAfter.getTime() <= now.getTime())) {
-      return {
-        error: errors.sessionExpired(),
-      };
+      return { error: errors.sessionExpired() };
     }
 
     let refreshToken: string;
     if (!token.revoked) {
-      await revokeToken(tx, token, now);
-      refreshToken = await insertRefreshToken(ctx, tx, session, token.id, now);
+      await revokeRefreshToken(tx, token.id, now);
+      refreshToken = await newRefreshToken(ctx, tx, session, token.id, now);
     } else {
-      const [active] = await tx
-        .select()
-        .from(authRefreshTokens)
-        .where(
-          and(eq(authRefreshTokens.sessionId, session.id), eq(authRefreshTokens.revoked, false)),
-        )
-        .orderBy(desc(authRefreshTokens.createdAt))
-        .limit(1);
+      const active = await findActiveRefreshToken(tx, session.id);
       const revokedFor = now.getTime() - token.updatedAt.getTime();
       if (active && active.parentId === token.id) {
         // The client lost the answer to its last refresh, or another tab was first.
         refreshToken = refreshTokenFor(ctx, active.id);
       } else if (revokedFor < ctx.auth.refreshTokenReuseInterval * 1000) {
-        refreshToken = await insertRefreshToken(ctx, tx, session, token.id, now);
+        refreshToken = await newRefreshToken(ctx, tx, session, token.id, now);
       } else {
-        await tx.delete(authSessions).where(eq(authSessions.id, session.id));
+        await deleteSession(tx, session.id);
         await audit(tx, info, 'token_revoked', user.id, {
           reason: 'refresh_token_reuse',
           session_id: session.id,
         });
-        return {
-          error: errors.refreshTokenAlreadyUsed(),
-        };
+        return { error: errors.refreshTokenAlreadyUsed() };
       }
     }
-    const [refreshed] = await tx
-      .update(authSessions)
-      .set({ refreshedAt: now, updatedAt: now, ip: info.ip, userAgent: info.userAgent })
-      .where(eq(authSessions.id, session.id))
-      .returning();
+    const refreshed = await updateSession(tx, session.id, {
+      refreshedAt: now,
+      updatedAt: now,
+      ip: info.ip,
+      userAgent: info.userAgent,
+    });
     await audit(tx, info, 'token_refreshed', user.id, { session_id: session.id });
     return {
-      session: await sessionJson(ctx, tx, user, refreshed as SessionRow, refreshToken, now),
+      session: await sessionJson(ctx, tx, user, refreshed, refreshToken, now),
     };
   });
   if ('error' in outcome) throw outcome.error;
   return outcome.session;
-}
-
-async function revokeToken(tx: Tx, token: RefreshRow, now: Date) {
-  await tx
-    .update(authRefreshTokens)
-    .set({ revoked: true, updatedAt: now })
-    .where(eq(authRefreshTokens.id, token.id));
-}
-
-export async function findSession(tx: Db | Tx, id: string): Promise<SessionRow | undefined> {
-  const [session] = await tx.select().from(authSessions).where(eq(authSessions.id, id));
-  return session;
-}
-
-/** Deletes sessions (their refresh tokens cascade): all, only `sessionId`, or all but it. */
-export async function endSessions(
-  tx: Tx,
-  userId: string,
-  scope: 'global' | 'local' | 'others',
-  sessionId: string | undefined,
-): Promise<void> {
-  if (scope === 'global' || !sessionId) {
-    await tx.delete(authSessions).where(eq(authSessions.userId, userId));
-  } else if (scope === 'local') {
-    await tx
-      .delete(authSessions)
-      .where(and(eq(authSessions.userId, userId), eq(authSessions.id, sessionId)));
-  } else {
-    await tx
-      .delete(authSessions)
-      .where(and(eq(authSessions.userId, userId), ne(authSessions.id, sessionId)));
-  }
 }

@@ -272,3 +272,8 @@ export function fakeUserJson(email: string, userMetadata: Record<string, unknown
     is_anonymous: false,
   };
 }
+
+/** Replaces the stored hash (an imported bcrypt hash becomes argon2id on first use). */
+export async function replacePasswordHash(tx: Tx, userId: string, hash: string): Promise<void> {
+  await tx.update(authUsers).set({ encryptedPassword: hash }).where(eq(authUsers.id, userId));
+}

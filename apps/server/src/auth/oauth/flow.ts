@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { eq, lt } from 'drizzle-orm';
 import type { OAuthProviderConfig } from '../../config.ts';
-import { authFlowStates } from '../../db/schema/auth.ts';
-import { authOAuthStates } from '../../db/schema/auth-oauth.ts';
 import type { AuthContext, RequestInfo } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { AuthError, errors } from '../errors.ts';
+import { insertFlowState, startOAuthState, takeOAuthState } from '../flow-states.repository.ts';
 import { withProviderIdentity } from '../identities.ts';
 import type { Pkce } from '../pkce.ts';
 import { startSession } from '../sessions.ts';
@@ -79,20 +77,14 @@ export async function beginOAuth(
 ): Promise<string> {
   const now = ctx.clock();
   const expiresAt = new Date(now.getTime() + OAUTH_STATE_TTL_SECONDS * 1000);
-  // Abandoned sign-ins are cleared as new ones start.
-  await ctx.db.delete(authOAuthStates).where(lt(authOAuthStates.expiresAt, now));
-  const [row] = await ctx.db
-    .insert(authOAuthStates)
-    .values({
-      provider: provider.name,
-      redirectTo: input.redirectTo,
-      codeChallenge: input.pkce?.challenge ?? null,
-      linkUserId: input.linkUserId,
-      expiresAt,
-      createdAt: now,
-    })
-    .returning({ id: authOAuthStates.id });
-  const id = (row as { id: string }).id;
+  const id = await startOAuthState(ctx.db, {
+    provider: provider.name,
+    redirectTo: input.redirectTo,
+    codeChallenge: input.pkce?.challenge ?? null,
+    linkUserId: input.linkUserId,
+    expiresAt,
+    createdAt: now,
+  });
   try {
     return await authorizationUrl(provider, {
       state: signState(ctx.keys, id, expiresAt),
@@ -162,11 +154,7 @@ export async function completeOAuth(
       checked.reason === 'expired' ? 'OAuth state has expired' : 'OAuth state parameter is invalid';
     return errorRedirect(ctx.auth.siteUrl, 'invalid_request', 'bad_oauth_state', why);
   }
-  // Single use: whoever deletes the row owns the sign-in.
-  const [flow] = await ctx.db
-    .delete(authOAuthStates)
-    .where(eq(authOAuthStates.id, checked.id))
-    .returning();
+  const flow = await takeOAuthState(ctx.db, checked.id);
   if (!flow) {
     return errorRedirect(
       ctx.auth.siteUrl,
@@ -232,7 +220,7 @@ export async function completeOAuth(
         // PKCE: a short-lived auth code for /token?grant_type=pkce; the session starts there
         // and hands out the provider's tokens too (sealed until then).
         const authCode = randomToken();
-        await tx.insert(authFlowStates).values({
+        await insertFlowState(tx, {
           userId: user.id,
           authCodeHash: sha256Hex(authCode),
           codeChallenge: flow.codeChallenge,

@@ -1,15 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { optionalJwt, optionalString, parseBody } from '../body.ts';
-import { type AuthContext, requestInfo } from '../context.ts';
+import { optionalJwt, optionalString } from '../body.ts';
+import type { AuthContext, RequestInfo } from '../context.ts';
 import { AuthError, errors } from '../errors.ts';
-import { authenticate } from '../guard.ts';
+import type { Authenticated } from '../guard.ts';
 import { withProviderIdentity } from '../identities.ts';
 import { type SessionJson, startSession } from '../sessions.ts';
 import { ProviderError, verifyIdToken } from './providers.ts';
 
-const idTokenBody = z.object({
+export const idTokenBody = z.object({
   provider: optionalString,
   id_token: optionalJwt,
   access_token: optionalJwt,
@@ -60,10 +59,11 @@ function notOffered(provider: string, idToken: string): AuthError {
  */
 export async function idTokenGrant(
   ctx: AuthContext,
-  request: FastifyRequest,
+  body: z.infer<typeof idTokenBody>,
+  info: RequestInfo,
+  /** The signed-in caller, asked only when linking an identity to them. */
+  caller: () => Promise<Authenticated>,
 ): Promise<SessionJson> {
-  const info = requestInfo(request);
-  const body = parseBody(idTokenBody, request.body);
   if (!body.provider || !body.id_token) {
     throw errors.validation('provider and id_token are required');
   }
@@ -77,7 +77,7 @@ export async function idTokenGrant(
   let linkUserId: string | null = null;
   if (body.link_identity) {
     if (!ctx.auth.manualLinkingEnabled) throw errors.manualLinkingDisabled();
-    linkUserId = (await authenticate(ctx, request)).user.id;
+    linkUserId = (await caller()).user.id;
   }
   let identity: Awaited<ReturnType<typeof verifyIdToken>>;
   try {
