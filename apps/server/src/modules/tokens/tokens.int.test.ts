@@ -643,6 +643,12 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
     const next = await take(visitor, { sessionId: second.session.id });
     expect(next.json().data.visitorName).toBe('Vera Lynn');
 
+    // A later name names that token only: the profile keeps the first.
+    const third = await createLiveSession(t);
+    const renamed = await take(visitor, { sessionId: third.session.id, visitorName: 'V. Lynn' });
+    expect(renamed.json().data.visitorName).toBe('V. Lynn');
+    expect((await profile(visitor.userId))?.displayName).toBe('Vera Lynn');
+
     // Staff issuing for a walk-in name the walk-in, not themselves.
     const walkIn = await take(first.owner, {
       sessionId: first.session.id,

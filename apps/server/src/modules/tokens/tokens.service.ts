@@ -30,7 +30,7 @@ import { type Caller, requireUser, type SignedInCaller } from '../access/caller.
 import { assertWithinPlan } from '../billing/billing.service.ts';
 import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
 import type { PaymentsRuntime } from '../payments/providers.ts';
-import { ensureProfile, updateProfileRow } from '../users/users.repository.ts';
+import { ensureProfile, nameProfileOnce } from '../users/users.repository.ts';
 import type { BoardCache, CachedBoard } from './tokens.board.ts';
 import {
   publishCalled,
@@ -80,7 +80,16 @@ export function requireIssuing(session: SessionContext, now: Date) {
 }
 
 /** The caller's profile name ('' until they give one), read before the session is locked. */
-async function profileNameOf(db: Db, caller: SignedInCaller): Promise<string> {
+/**
+ * The caller's profile name, read only where it may name the token: a request that gives a
+ * name (a staff walk-in's, or a visitor naming themselves) does not need it.
+ */
+async function profileNameFor(
+  db: Db,
+  caller: SignedInCaller,
+  input: TakeTokenInput | BookSlotInput,
+): Promise<string> {
+  if (input.visitorName) return '';
   return (await ensureProfile(db, caller.userId)).displayName;
 }
 
@@ -237,6 +246,17 @@ type Issued = {
   appendedAt?: number;
 };
 
+/** What an issue needs besides the locked session and who the caller is to it. */
+type IssueRequest = {
+  input: TakeTokenInput | BookSlotInput;
+  booking?: { serviceId: string; slotNo: number; startsAt: Date; answers: IntakeAnswer[] };
+  idempotencyKey: string | undefined;
+  /** The caller's profile name ('' when the request names the visitor: profileNameFor). */
+  profileName: string;
+  /** The holder's messages are written in it. */
+  language: Language;
+};
+
 /** A new token in a session locked by the caller (lock order: session, then slot). */
 async function issue(
   tx: Tx,
@@ -244,13 +264,7 @@ async function issue(
   caller: SignedInCaller,
   session: SessionContext,
   access: Standing,
-  input: TakeTokenInput | BookSlotInput,
-  booking:
-    | { serviceId: string; slotNo: number; startsAt: Date; answers: IntakeAnswer[] }
-    | undefined,
-  idempotencyKey: string | undefined,
-  profileName: string,
-  language: Language,
+  { input, booking, idempotencyKey, profileName, language }: IssueRequest,
 ): Promise<Issued> {
   const now = deps.clock();
   const staff = isMember(access);
@@ -269,8 +283,8 @@ async function issue(
   }
   const visitor = visitorOf(caller, input, staff, session.country, profileName);
   // The name is asked once: the first one a visitor gives becomes their profile's.
-  if (visitor.userId && input.visitorName && !profileName) {
-    await updateProfileRow(tx, visitor.userId, { displayName: input.visitorName, updatedAt: now });
+  if (visitor.userId && input.visitorName) {
+    await nameProfileOnce(tx, visitor.userId, input.visitorName, now);
   }
   if (visitor.userId) {
     const held = await repo.liveTokenIdsOf(tx, session.sessionId, visitor.userId);
@@ -373,7 +387,7 @@ export async function takeToken(
   language: Language = defaultLanguage,
 ) {
   const signedIn = requireUser(caller);
-  const profileName = await profileNameOf(deps.db, signedIn);
+  const profileName = await profileNameFor(deps.db, signedIn, input);
   const issued = await deps.db.transaction(async (tx) => {
     const { session, access, staff, earlier } = await lockForIssue(
       tx,
@@ -382,18 +396,12 @@ export async function takeToken(
       idempotencyKey,
     );
     if (earlier) return { token: earlier, session, staff, repeated: true };
-    return issue(
-      tx,
-      deps,
-      signedIn,
-      session,
-      access,
+    return issue(tx, deps, signedIn, session, access, {
       input,
-      undefined,
       idempotencyKey,
       profileName,
       language,
-    );
+    });
   });
   return answerIssued(deps, signedIn, issued);
 }
@@ -408,7 +416,7 @@ export async function bookSlot(
   const signedIn = requireUser(caller);
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
   if (!sessionId) throw new AppError('slot_not_found', 'This slot does not exist.');
-  const profileName = await profileNameOf(deps.db, signedIn);
+  const profileName = await profileNameFor(deps.db, signedIn, input);
   const issued = await deps.db.transaction(async (tx) => {
     // Lock order everywhere: session, then slot.
     const { session, access, staff, earlier } = await lockForIssue(
@@ -432,18 +440,13 @@ export async function bookSlot(
       startsAt: slot.startsAt,
       answers,
     };
-    const result = await issue(
-      tx,
-      deps,
-      signedIn,
-      session,
-      access,
+    const result = await issue(tx, deps, signedIn, session, access, {
       input,
       booking,
       idempotencyKey,
       profileName,
       language,
-    );
+    });
     await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
     return result;
   });

@@ -29,6 +29,23 @@ export async function ensureProfile(db: Queryable, userId: string): Promise<Prof
   return row;
 }
 
+/** The first name a user gives becomes their profile's; a later one changes nothing. */
+export async function nameProfileOnce(
+  db: Queryable,
+  userId: string,
+  displayName: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(userProfiles)
+    .values({ userId, subscribeId: newSubscribeId(), displayName, updatedAt: now })
+    .onConflictDoUpdate({
+      target: userProfiles.userId,
+      set: { displayName, updatedAt: now },
+      setWhere: eq(userProfiles.displayName, ''),
+    });
+}
+
 export async function updateProfileRow(
   db: Queryable,
   userId: string,
