@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPrinter, IconTicket } from '@tabler/icons-react';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { errorText } from '../../../lib/error-text.ts';
 import { useQrSvg } from '../../../lib/qr.ts';
 import { useWalkInForm } from '../hooks/useWalkInForm.ts';
 import classes from './Kiosk.module.css';
+import { WalkInFields } from './WalkInFields.tsx';
 
 /** How long a ticket stays on screen before the kiosk is ready for the next person. */
 const KIOSK_RESET_SECONDS = 45;
@@ -74,21 +75,14 @@ function KioskForm({
         <Stack gap="md">
           <Title order={1}>{t('kiosk.title')}</Title>
           <Text c="dimmed">{t('kiosk.intro')}</Text>
-          <TextInput
+          <WalkInFields
+            form={form}
             size="lg"
-            label={t('kiosk.name')}
-            required
-            autoComplete="off"
-            maxLength={100}
-            {...form.getInputProps('visitorName')}
-          />
-          <TextInput
-            size="lg"
-            label={t('kiosk.phone')}
-            description={t('kiosk.phoneHint')}
-            type="tel"
-            autoComplete="off"
-            {...form.getInputProps('visitorPhone')}
+            labels={{
+              name: t('kiosk.name'),
+              phone: t('kiosk.phone'),
+              phoneHint: t('kiosk.phoneHint'),
+            }}
           />
           <Button
             type="submit"

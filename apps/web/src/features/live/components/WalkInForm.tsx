@@ -1,10 +1,11 @@
-import { Button, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Paper, Stack, Title } from '@mantine/core';
 import { IconTicket } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { errorText } from '../../../lib/error-text.ts';
 import { useWalkInForm } from '../hooks/useWalkInForm.ts';
+import { WalkInFields } from './WalkInFields.tsx';
 
 /** Staff issue a walk-in token for a visitor at the desk: a name and, optionally, a phone. */
 export function WalkInForm({ sessionId, country }: { sessionId: string; country: string }) {
@@ -21,19 +22,13 @@ export function WalkInForm({ sessionId, country }: { sessionId: string; country:
           <Title order={2} size="h4">
             {t('walkIn.title')}
           </Title>
-          <TextInput
-            label={t('walkIn.name')}
-            required
-            autoComplete="off"
-            maxLength={100}
-            {...form.getInputProps('visitorName')}
-          />
-          <TextInput
-            label={t('walkIn.phone')}
-            description={t('walkIn.phoneHint')}
-            type="tel"
-            autoComplete="off"
-            {...form.getInputProps('visitorPhone')}
+          <WalkInFields
+            form={form}
+            labels={{
+              name: t('walkIn.name'),
+              phone: t('walkIn.phone'),
+              phoneHint: t('walkIn.phoneHint'),
+            }}
           />
           <Button
             type="submit"

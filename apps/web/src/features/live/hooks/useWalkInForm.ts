@@ -59,3 +59,5 @@ export function useWalkInForm(
   const refusal = issue.error && errorCode(issue.error) !== INVALID_PHONE ? issue.error : null;
   return { form, submit, pending: issue.isPending, refusal };
 }
+
+export type WalkInForm = ReturnType<typeof useWalkInForm>['form'];
