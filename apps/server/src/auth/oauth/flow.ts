@@ -6,7 +6,7 @@ import { authOAuthStates } from '../../db/schema/auth-oauth.ts';
 import type { AuthContext, RequestInfo } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { AuthError, errors } from '../errors.ts';
-import { withProviderIdentity } from '../identities.ts';
+import { withProviderIdentity } from '../identities.service.ts';
 import type { Pkce } from '../pkce.ts';
 import { startSession } from '../sessions.ts';
 import { sealProviderToken } from './provider-tokens.ts';

@@ -5,7 +5,7 @@ import { optionalJwt, optionalString, parseBody } from '../body.ts';
 import { type AuthContext, requestInfo } from '../context.ts';
 import { AuthError, errors } from '../errors.ts';
 import { authenticate } from '../guard.ts';
-import { withProviderIdentity } from '../identities.ts';
+import { withProviderIdentity } from '../identities.service.ts';
 import { type SessionJson, startSession } from '../sessions.ts';
 import { ProviderError, verifyIdToken } from './providers.ts';
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { type Mailer, mailerFor } from '../../auth/mailer.ts';
-import { createEmailUser, findUserByEmail } from '../../auth/users.ts';
+import { createUser } from '../../auth/users.service.ts';
+import { findUserByEmail } from '../../auth/users.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/refusals.ts';
@@ -33,11 +34,10 @@ export function createFallbackInviter(deps: {
     if (!user) {
       try {
         user = await deps.db.transaction(async (tx) => {
-          const created = await createEmailUser(tx, {
-            email,
+          const created = await createUser(tx, {
+            email: { address: email, confirmed: false },
             encryptedPassword: null,
             userMetadata: {},
-            confirmedAt: null,
             now,
             aud: auth.jwtAud,
           });
