@@ -1,19 +1,8 @@
 import { INT4_MAX } from '@upnext/contract/common';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  adminUserJson,
-  authenticateAdmin,
-  createUser,
-  deleteUser,
-  deleteUserFactor,
-  generateLink,
-  generateLinkTypes,
-  type ListOrder,
-  listUsers,
-  loadUser,
-  updateUser,
-} from './admin.ts';
+import * as service from './admin.service.ts';
+import { authenticateAdmin, deleteUserFactor } from './admin.ts';
 import {
   metadata,
   optionalPassword,
@@ -24,8 +13,6 @@ import {
 } from './body.ts';
 import { type AuthContext, requestInfo } from './context.ts';
 import { errors } from './errors.ts';
-import { inviteUserByEmail } from './invite.ts';
-import { factorsJsonOf } from './mfa-factors.ts';
 
 const userBody = z.object({
   email: optionalString,
@@ -72,7 +59,7 @@ function pageParam(raw: string | undefined, fallback: number, name: string): num
  * GoTrue's `sort=created_at [asc|desc]` (the only sortable field; the direction defaults to
  * desc, as does the list when no sort is given: newest first).
  */
-function sortParam(raw: string | undefined): ListOrder {
+function sortParam(raw: string | undefined): 'asc' | 'desc' {
   if (raw === undefined) return 'desc';
   const space = raw.indexOf(' ');
   const field = space < 0 ? raw : raw.slice(0, space);
@@ -87,68 +74,57 @@ function sortParam(raw: string | undefined): ListOrder {
   return direction;
 }
 
+/** The list's query string: page, per_page, filter and sort, in GoTrue's words when wrong. */
+function listQuery(query: unknown): service.ListQuery {
+  const page = pageParam(queryParam(query, 'page'), 1, 'page');
+  const perPage = pageParam(queryParam(query, 'per_page'), 50, 'per_page');
+  if (perPage > MAX_PER_PAGE) throw badPage(`per_page must not exceed ${MAX_PER_PAGE}`);
+  const filter = queryParam(query, 'filter') || undefined;
+  const sort = queryParam(query, 'sort');
+  return { page, perPage, filter, sort, order: sortParam(sort) };
+}
+
 type UserParams = { Params: { id: string } };
 
 /**
  * GoTrue's admin API (CONTRACT.md §2), for service-role callers only: users, their factors,
- * invitations and generated links. Everyone else gets 403 not_admin.
+ * invitations and generated links. Everyone else gets 403 not_admin, before the body is read.
  */
 export function adminRoutes(app: FastifyInstance, ctx: AuthContext): void {
   app.get('/admin/users', async (request, reply) => {
     await authenticateAdmin(ctx, request);
-    const page = pageParam(queryParam(request.query, 'page'), 1, 'page');
-    const perPage = pageParam(queryParam(request.query, 'per_page'), 50, 'per_page');
-    if (perPage > MAX_PER_PAGE) throw badPage(`per_page must not exceed ${MAX_PER_PAGE}`);
-    const filter = queryParam(request.query, 'filter') || undefined;
-    const sort = queryParam(request.query, 'sort');
-    const { users, total } = await listUsers(ctx, page, perPage, filter, sortParam(sort));
-    // As GoTrue: the count, and a next (while there is one) and a last page, the last being
-    // at least 1. The other parameters carry over; auth-js reads the page as the first digit
-    // after the first "=", so page comes first.
-    const last = Math.max(1, Math.ceil(total / perPage));
-    const url = (n: number) => {
-      const query = new URLSearchParams({ page: String(n), per_page: String(perPage) });
-      if (filter) query.set('filter', filter);
-      if (sort !== undefined) query.set('sort', sort);
-      return `<${ctx.auth.externalUrl}/admin/users?${query}>`;
-    };
-    const links = [
-      ...(page < last ? [`${url(page + 1)}; rel="next"`] : []),
-      `${url(last)}; rel="last"`,
-    ];
-    reply.header('x-total-count', String(total)).header('link', links.join(', '));
-    return { users, aud: ctx.auth.jwtAud };
+    const page = await service.listUsers(ctx, listQuery(request.query));
+    reply.headers(page.headers);
+    return page.body;
   });
 
   app.post('/admin/users', async (request) => {
-    const info = requestInfo(request);
     await authenticateAdmin(ctx, request);
-    return createUser(ctx, parseBody(userBody, request.body), info);
+    return service.createUser(ctx, parseBody(userBody, request.body), requestInfo(request));
   });
 
   app.get<UserParams>('/admin/users/:id', async (request) => {
     await authenticateAdmin(ctx, request);
-    return adminUserJson(ctx, await loadUser(ctx, request.params.id));
+    return service.getUser(ctx, request.params.id);
   });
 
   app.put<UserParams>('/admin/users/:id', async (request) => {
-    const info = requestInfo(request);
     await authenticateAdmin(ctx, request);
-    return updateUser(ctx, request.params.id, parseBody(userBody, request.body), info);
+    const body = parseBody(userBody, request.body);
+    return service.updateUser(ctx, request.params.id, body, requestInfo(request));
   });
 
   app.delete<UserParams>('/admin/users/:id', async (request) => {
-    const info = requestInfo(request);
     await authenticateAdmin(ctx, request);
     const body = parseBody(deleteBody, request.body);
-    await deleteUser(ctx, request.params.id, body.should_soft_delete ?? false, info);
+    const soft = body.should_soft_delete ?? false;
+    await service.deleteUser(ctx, request.params.id, soft, requestInfo(request));
     return {};
   });
 
   app.get<UserParams>('/admin/users/:id/factors', async (request) => {
     await authenticateAdmin(ctx, request);
-    const user = await loadUser(ctx, request.params.id);
-    return factorsJsonOf(ctx.db, user.id);
+    return service.userFactors(ctx, request.params.id);
   });
 
   app.delete<{ Params: { id: string; factorId: string } }>(
@@ -161,36 +137,14 @@ export function adminRoutes(app: FastifyInstance, ctx: AuthContext): void {
   );
 
   app.post('/invite', async (request) => {
-    const info = requestInfo(request);
     await authenticateAdmin(ctx, request);
     const body = parseBody(inviteBody, request.body);
-    if (!body.email) throw errors.validation('An email address is required');
-    return inviteUserByEmail(
-      ctx,
-      body.email,
-      { redirectTo: queryParam(request.query, 'redirect_to'), data: body.data ?? undefined },
-      info,
-    );
+    return service.invite(ctx, body, request.query, requestInfo(request));
   });
 
   app.post('/admin/generate_link', async (request) => {
-    const info = requestInfo(request);
     await authenticateAdmin(ctx, request);
     const body = parseBody(linkBody, request.body);
-    const type = generateLinkTypes.find((candidate) => candidate === body.type);
-    if (!type) throw errors.validation('Invalid email action link type requested');
-    if (!body.email) throw errors.validation('An email address is required');
-    return generateLink(
-      ctx,
-      {
-        type,
-        email: body.email,
-        password: body.password ?? undefined,
-        newEmail: body.new_email ?? undefined,
-        data: body.data ?? undefined,
-        redirectTo: queryParam(request.query, 'redirect_to') ?? body.redirect_to ?? undefined,
-      },
-      info,
-    );
+    return service.generateLink(ctx, body, request.query, requestInfo(request));
   });
 }

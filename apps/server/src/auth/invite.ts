@@ -7,8 +7,8 @@ import { errors } from './errors.ts';
 import { factorsJsonOf } from './mfa-factors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { resolveRedirect } from './redirect.ts';
+import { createUser } from './users.service.ts';
 import {
-  createEmailUser,
   findUserByEmail,
   identitiesOf,
   isValidEmail,
@@ -65,11 +65,10 @@ export async function inviteUserByEmail(
       if (existing?.emailConfirmedAt) throw errors.emailExists();
       const user =
         existing ??
-        (await createEmailUser(tx, {
-          email: address,
+        (await createUser(tx, {
+          email: { address: address, confirmed: false },
           encryptedPassword: null,
           userMetadata: options.data ?? {},
-          confirmedAt: null,
           now,
           aud: ctx.auth.jwtAud,
         }));

@@ -12,13 +12,13 @@ import {
   assertSmsChannel,
   claimSmsSlot,
   confirmPhone,
-  createPhoneUser,
   findUserByPendingPhone,
   findUserByPhone,
   parsePhone,
   sendAuthSms,
 } from './phone.ts';
 import { type SessionJson, startSession } from './sessions.ts';
+import { createUser } from './users.service.ts';
 import {
   fakeUserJson,
   findUserById,
@@ -112,11 +112,10 @@ export async function phoneSignup(
     if (autoconfirm) {
       return await ctx.db.transaction(async (tx) => {
         const now = ctx.clock();
-        const user = await createPhoneUser(tx, {
-          phone,
+        const user = await createUser(tx, {
+          phone: { address: phone, confirmed: true },
           encryptedPassword,
           userMetadata,
-          confirmedAt: now,
           now,
           aud: ctx.auth.jwtAud,
         });
@@ -127,11 +126,10 @@ export async function phoneSignup(
     await claimSmsSlot(ctx, phone);
     const user = await ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
-      const created = await createPhoneUser(tx, {
-        phone,
+      const created = await createUser(tx, {
+        phone: { address: phone, confirmed: false },
         encryptedPassword,
         userMetadata,
-        confirmedAt: null,
         now,
         aud: ctx.auth.jwtAud,
       });
@@ -178,11 +176,10 @@ export async function phoneOtp(
     try {
       target = await ctx.db.transaction(async (tx) => {
         const now = ctx.clock();
-        const created = await createPhoneUser(tx, {
-          phone,
+        const created = await createUser(tx, {
+          phone: { address: phone, confirmed: false },
           encryptedPassword: null,
           userMetadata: body.data ?? {},
-          confirmedAt: null,
           now,
           aud: ctx.auth.jwtAud,
         });

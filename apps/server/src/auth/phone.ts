@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { defaultLanguage, type Language } from '@upnext/contract/languages';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { authIdentities, authUsers } from '../db/schema/auth.ts';
 import type { AuthContext } from './context.ts';
 import { errors } from './errors.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { sendSms } from './sms.ts';
-import type { UserRow } from './users.ts';
+import { findUserByAddress, findUserByPendingAddress, type UserRow } from './users.repository.ts';
+import { applyAddressChange, confirmAddress } from './users.service.ts';
 
 type Queryable = Db | Tx;
 
@@ -48,129 +46,21 @@ export function assertSmsChannel(channel: string | null | undefined): void {
   throw errors.validation("Invalid channel, supported values are 'sms' or 'whatsapp'");
 }
 
-export async function findUserByPhone(db: Queryable, phone: string): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(authUsers)
-    .where(and(eq(authUsers.phone, phone), isNull(authUsers.deletedAt)))
-    .limit(1);
-  return user;
-}
+/** The finders and changes the other auth areas use, for the phone channel. */
+export const findUserByPhone = (db: Queryable, phone: string) =>
+  findUserByAddress(db, 'phone', phone);
 
 /** The user waiting to change their number to `phone`. */
-export async function findUserByPendingPhone(
-  db: Queryable,
-  phone: string,
-): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(authUsers)
-    .where(and(eq(authUsers.phoneChange, phone), isNull(authUsers.deletedAt)))
-    .limit(1);
-  return user;
-}
-
-function phoneIdentityData(userId: string, phone: string, verified: boolean) {
-  return { sub: userId, phone, email_verified: false, phone_verified: verified };
-}
-
-/** A new phone user and their `phone` identity. */
-export async function createPhoneUser(
-  tx: Tx,
-  input: {
-    phone: string;
-    encryptedPassword: string | null;
-    userMetadata: Record<string, unknown>;
-    confirmedAt: Date | null;
-    now: Date;
-    aud: string;
-  },
-): Promise<UserRow> {
-  const id = randomUUID();
-  const [user] = await tx
-    .insert(authUsers)
-    .values({
-      id,
-      aud: input.aud,
-      phone: input.phone,
-      encryptedPassword: input.encryptedPassword,
-      phoneConfirmedAt: input.confirmedAt,
-      appMetadata: { provider: 'phone', providers: ['phone'] },
-      userMetadata: input.userMetadata,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
-  await tx.insert(authIdentities).values({
-    providerId: id,
-    userId: id,
-    provider: 'phone',
-    identityData: phoneIdentityData(id, input.phone, input.confirmedAt !== null),
-    createdAt: input.now,
-    updatedAt: input.now,
-  });
-  return user as UserRow;
-}
+export const findUserByPendingPhone = (db: Queryable, phone: string) =>
+  findUserByPendingAddress(db, 'phone', phone);
 
 /** Marks the phone confirmed (idempotent), also in the phone identity's data. */
-export async function confirmPhone(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
-  if (user.phoneConfirmedAt) return user;
-  const [updated] = await tx
-    .update(authUsers)
-    .set({ phoneConfirmedAt: now, updatedAt: now })
-    .where(eq(authUsers.id, user.id))
-    .returning();
-  await tx
-    .update(authIdentities)
-    .set({
-      identityData: sql`${authIdentities.identityData} || '{"phone_verified": true}'::jsonb`,
-      updatedAt: now,
-    })
-    .where(and(eq(authIdentities.userId, user.id), eq(authIdentities.provider, 'phone')));
-  return updated as UserRow;
-}
+export const confirmPhone = (tx: Tx, user: UserRow, now: Date) =>
+  confirmAddress(tx, 'phone', user, now);
 
 /** Moves a confirmed pending number into place, in the user and their phone identity. */
-export async function applyPhoneChange(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
-  const phone = user.phoneChange as string;
-  const providers = Array.isArray(user.appMetadata.providers)
-    ? (user.appMetadata.providers as string[])
-    : [];
-  const [updated] = await tx
-    .update(authUsers)
-    .set({
-      phone,
-      phoneChange: null,
-      phoneChangeSentAt: null,
-      phoneConfirmedAt: now,
-      updatedAt: now,
-      appMetadata: user.isAnonymous
-        ? { ...user.appMetadata, provider: 'phone', providers: ['phone'] }
-        : providers.includes('phone')
-          ? user.appMetadata
-          : { ...user.appMetadata, providers: [...providers, 'phone'] },
-      ...(user.isAnonymous ? { isAnonymous: false } : {}),
-    })
-    .where(eq(authUsers.id, user.id))
-    .returning();
-  const identityData = phoneIdentityData(user.id, phone, true);
-  const [identity] = await tx
-    .update(authIdentities)
-    .set({ identityData, updatedAt: now })
-    .where(and(eq(authIdentities.userId, user.id), eq(authIdentities.provider, 'phone')))
-    .returning();
-  if (!identity) {
-    await tx.insert(authIdentities).values({
-      providerId: user.id,
-      userId: user.id,
-      provider: 'phone',
-      identityData,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-  return updated as UserRow;
-}
+export const applyPhoneChange = (tx: Tx, user: UserRow, now: Date) =>
+  applyAddressChange(tx, 'phone', user, now);
 
 export type SmsKind = 'code' | 'phone_change' | 'reauthentication' | 'existing_account';
 

@@ -1,7 +1,6 @@
 import { and, desc, eq, lt, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { type AmrEntry, authRefreshTokens, authSessions, authUsers } from '../db/schema/auth.ts';
-import type { UserRow } from './users.ts';
+import { type AmrEntry, authRefreshTokens, authSessions } from '../db/schema/auth.ts';
 
 export type SessionRow = typeof authSessions.$inferSelect;
 export type RefreshRow = typeof authRefreshTokens.$inferSelect;
@@ -64,21 +63,6 @@ export async function endSessions(
       .delete(authSessions)
       .where(and(eq(authSessions.userId, userId), ne(authSessions.id, sessionId)));
   }
-}
-
-/** The user who owns a session, as stored (deleted users included: the caller decides). */
-export async function findSessionUser(tx: Tx, session: SessionRow): Promise<UserRow | undefined> {
-  const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, session.userId));
-  return user;
-}
-
-export async function markSignedIn(tx: Tx, userId: string, now: Date): Promise<UserRow> {
-  const [user] = await tx
-    .update(authUsers)
-    .set({ lastSignInAt: now })
-    .where(eq(authUsers.id, userId))
-    .returning();
-  return user as UserRow;
 }
 
 export async function insertRefreshToken(

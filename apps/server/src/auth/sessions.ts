@@ -11,17 +11,16 @@ import {
   findActiveRefreshToken,
   findRefreshToken,
   findSessionIdOfRefreshToken,
-  findSessionUser,
   insertRefreshToken,
   insertSession,
   lockSession,
-  markSignedIn,
   revokeRefreshToken,
   revokeRefreshTokensOfSession,
   type SessionRow,
   updateSession,
 } from './sessions.repository.ts';
-import { identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
+import { updateUser } from './users.repository.ts';
+import { findUserById, identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
 
 export { endSessions, findSession, type SessionRow } from './sessions.repository.ts';
 
@@ -119,7 +118,7 @@ export async function startSession(
     createdAt: now,
     updatedAt: now,
   });
-  const signedIn = await markSignedIn(tx, user.id, now);
+  const signedIn = await updateUser(tx, user.id, { lastSignInAt: now });
   const refreshToken = await newRefreshToken(ctx, tx, session, null, now);
   await audit(tx, info, 'login', user.id, { method, session_id: session.id });
   return sessionJson(ctx, tx, signedIn, session, refreshToken, now);
@@ -179,8 +178,8 @@ export async function refreshSession(
     if (!token) return { error: errors.refreshTokenNotFound() };
 
     const now = ctx.clock();
-    const user = await findSessionUser(tx, session);
-    if (!user || user.deletedAt) return { error: errors.refreshTokenNotFound() };
+    const user = await findUserById(tx, session.userId);
+    if (!user) return { error: errors.refreshTokenNotFound() };
     if (isBanned(user, now)) return { error: errors.userBanned() };
     const idleFor = now.getTime() - (session.refreshedAt ?? session.createdAt).getTime();
     const idle =

@@ -4,7 +4,8 @@ import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, findUserByPhone, normalisePhone } from './phone.ts';
 import { signInFailures } from './rate-limit.ts';
 import { type SessionJson, startSession } from './sessions.ts';
-import { findUserByEmail, isBanned, normaliseEmail, replacePasswordHash } from './users.ts';
+import { updateUser } from './users.repository.ts';
+import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
 
 export type PasswordSignIn = {
   email?: string | null | undefined;
@@ -44,7 +45,7 @@ export async function passwordGrant(ctx: AuthContext, body: PasswordSignIn, info
   const rehashed = check.needsRehash ? await hashPassword(body.password) : undefined;
   const session = await ctx.db.transaction(async (tx) => {
     // An imported bcrypt hash becomes argon2id on its first successful use.
-    if (rehashed) await replacePasswordHash(tx, user.id, rehashed);
+    if (rehashed) await updateUser(tx, user.id, { encryptedPassword: rehashed });
     return startSession(ctx, tx, user, 'password', info);
   });
   return withWeakPasswordNotice(ctx, session, body.password);

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { authIdentities, authUsers } from '../db/schema/auth.ts';
 import type { FactorJson } from './mfa-factors.ts';
+import {
+  findUserByAddress,
+  findUserByPendingAddress,
+  type IdentityRow,
+  type UserRow,
+} from './users.repository.ts';
+import { applyAddressChange, confirmAddress } from './users.service.ts';
 
-export type UserRow = typeof authUsers.$inferSelect;
-export type IdentityRow = typeof authIdentities.$inferSelect;
+export { findUserById, type IdentityRow, identitiesOf, type UserRow } from './users.repository.ts';
+
 type Queryable = Db | Tx;
 
 /** Lower-cased and trimmed: the one form addresses are stored, compared and rate-limited in. */
@@ -21,172 +26,21 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 255 && EMAIL_PATTERN.test(email);
 }
 
-export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(authUsers)
-    .where(
-      and(sql`lower(${authUsers.email}) = ${normaliseEmail(email)}`, isNull(authUsers.deletedAt)),
-    )
-    .limit(1);
-  return user;
-}
+/** The finders and changes the other auth areas use, for the email channel. */
+export const findUserByEmail = (db: Queryable, email: string) =>
+  findUserByAddress(db, 'email', normaliseEmail(email));
 
 /** The user waiting to change their address to `email`. */
-export async function findUserByPendingEmail(
-  db: Queryable,
-  email: string,
-): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(authUsers)
-    .where(
-      and(
-        sql`lower(${authUsers.emailChange}) = ${normaliseEmail(email)}`,
-        isNull(authUsers.deletedAt),
-      ),
-    )
-    .limit(1);
-  return user;
-}
-
-/** Moves a confirmed pending address into place, in the user and their email identity. */
-export async function applyEmailChange(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
-  const email = user.emailChange as string;
-  const [updated] = await tx
-    .update(authUsers)
-    .set({
-      email,
-      emailChange: null,
-      emailChangeSentAt: null,
-      emailConfirmedAt: now,
-      updatedAt: now,
-      ...(user.isAnonymous
-        ? {
-            isAnonymous: false,
-            appMetadata: { ...user.appMetadata, provider: 'email', providers: ['email'] },
-          }
-        : {}),
-    })
-    .where(eq(authUsers.id, user.id))
-    .returning();
-  const identityData = { sub: user.id, email, email_verified: true, phone_verified: false };
-  const [identity] = await tx
-    .update(authIdentities)
-    .set({ email, identityData, updatedAt: now })
-    .where(and(eq(authIdentities.userId, user.id), eq(authIdentities.provider, 'email')))
-    .returning();
-  if (!identity) {
-    // An anonymous user gains an email identity with their first address.
-    await tx.insert(authIdentities).values({
-      providerId: user.id,
-      userId: user.id,
-      provider: 'email',
-      identityData,
-      email,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-  return updated as UserRow;
-}
-
-export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(authUsers)
-    .where(and(eq(authUsers.id, id), isNull(authUsers.deletedAt)))
-    .limit(1);
-  return user;
-}
-
-export async function identitiesOf(db: Queryable, userId: string): Promise<IdentityRow[]> {
-  return db
-    .select()
-    .from(authIdentities)
-    .where(eq(authIdentities.userId, userId))
-    .orderBy(asc(authIdentities.createdAt));
-}
-
-/** A new email user and their `email` identity. */
-export async function createEmailUser(
-  tx: Tx,
-  input: {
-    email: string;
-    encryptedPassword: string | null;
-    userMetadata: Record<string, unknown>;
-    confirmedAt: Date | null;
-    now: Date;
-    aud: string;
-  },
-): Promise<UserRow> {
-  const id = randomUUID();
-  const [user] = await tx
-    .insert(authUsers)
-    .values({
-      id,
-      aud: input.aud,
-      email: input.email,
-      encryptedPassword: input.encryptedPassword,
-      emailConfirmedAt: input.confirmedAt,
-      appMetadata: { provider: 'email', providers: ['email'] },
-      userMetadata: input.userMetadata,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
-  await tx.insert(authIdentities).values({
-    providerId: id,
-    userId: id,
-    provider: 'email',
-    identityData: {
-      sub: id,
-      email: input.email,
-      email_verified: input.confirmedAt !== null,
-      phone_verified: false,
-    },
-    email: input.email,
-    createdAt: input.now,
-    updatedAt: input.now,
-  });
-  return user as UserRow;
-}
-
-export async function createAnonymousUser(
-  tx: Tx,
-  input: { userMetadata: Record<string, unknown>; now: Date; aud: string },
-): Promise<UserRow> {
-  const [user] = await tx
-    .insert(authUsers)
-    .values({
-      aud: input.aud,
-      isAnonymous: true,
-      appMetadata: {},
-      userMetadata: input.userMetadata,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning();
-  return user as UserRow;
-}
+export const findUserByPendingEmail = (db: Queryable, email: string) =>
+  findUserByPendingAddress(db, 'email', normaliseEmail(email));
 
 /** Marks the email confirmed (idempotent), also in the email identity's data. */
-export async function confirmEmail(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
-  if (user.emailConfirmedAt) return user;
-  const [updated] = await tx
-    .update(authUsers)
-    .set({ emailConfirmedAt: now, updatedAt: now })
-    .where(eq(authUsers.id, user.id))
-    .returning();
-  await tx
-    .update(authIdentities)
-    .set({
-      identityData: sql`${authIdentities.identityData} || '{"email_verified": true}'::jsonb`,
-      updatedAt: now,
-    })
-    .where(and(eq(authIdentities.userId, user.id), eq(authIdentities.provider, 'email')));
-  return updated as UserRow;
-}
+export const confirmEmail = (tx: Tx, user: UserRow, now: Date) =>
+  confirmAddress(tx, 'email', user, now);
+
+/** Moves a confirmed pending address into place, in the user and their email identity. */
+export const applyEmailChange = (tx: Tx, user: UserRow, now: Date) =>
+  applyAddressChange(tx, 'email', user, now);
 
 export function isBanned(user: UserRow, now: Date): boolean {
   return user.bannedUntil !== null && user.bannedUntil.getTime() > now.getTime();
@@ -271,9 +125,4 @@ export function fakeUserJson(email: string, userMetadata: Record<string, unknown
     updated_at: at,
     is_anonymous: false,
   };
-}
-
-/** Replaces the stored hash (an imported bcrypt hash becomes argon2id on first use). */
-export async function replacePasswordHash(tx: Tx, userId: string, hash: string): Promise<void> {
-  await tx.update(authUsers).set({ encryptedPassword: hash }).where(eq(authUsers.id, userId));
 }

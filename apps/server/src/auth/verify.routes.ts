@@ -23,10 +23,10 @@ import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts'
 import { claimSendSlot, underWrongCodeLimit } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
 import { type SessionJson, startSession } from './sessions.ts';
+import { createUser } from './users.service.ts';
 import {
   applyEmailChange,
   confirmEmail,
-  createEmailUser,
   findUserByEmail,
   findUserByPendingEmail,
   isBanned,
@@ -260,11 +260,10 @@ export function verifyRoutes(app: FastifyInstance, ctx: AuthContext): void {
           if (!user?.emailConfirmedAt) {
             const target =
               user ??
-              (await createEmailUser(tx, {
-                email,
+              (await createUser(tx, {
+                email: { address: email, confirmed: false },
                 encryptedPassword: null,
                 userMetadata: body.data ?? {},
-                confirmedAt: null,
                 now,
                 aud: ctx.auth.jwtAud,
               }));

@@ -4,7 +4,7 @@ import type { AuthContext, RequestInfo } from '../context.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { AuthError, errors } from '../errors.ts';
 import { insertFlowState, startOAuthState, takeOAuthState } from '../flow-states.repository.ts';
-import { withProviderIdentity } from '../identities.ts';
+import { withProviderIdentity } from '../identities.service.ts';
 import type { Pkce } from '../pkce.ts';
 import { startSession } from '../sessions.ts';
 import { sealProviderToken } from './provider-tokens.ts';

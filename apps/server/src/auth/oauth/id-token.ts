@@ -4,7 +4,7 @@ import { optionalJwt, optionalString } from '../body.ts';
 import type { AuthContext, RequestInfo } from '../context.ts';
 import { AuthError, errors } from '../errors.ts';
 import type { Authenticated } from '../guard.ts';
-import { withProviderIdentity } from '../identities.ts';
+import { withProviderIdentity } from '../identities.service.ts';
 import { type SessionJson, startSession } from '../sessions.ts';
 import { ProviderError, verifyIdToken } from './providers.ts';
 

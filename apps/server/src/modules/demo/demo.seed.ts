@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { createEmailUser, findUserByEmail } from '../../auth/users.ts';
+import { createUser } from '../../auth/users.service.ts';
+import { findUserByEmail } from '../../auth/users.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   appSettings,
@@ -237,11 +238,10 @@ async function demoAccount(
   now: Date,
 ): Promise<string | undefined> {
   if (await findUserByEmail(tx, email)) return undefined;
-  const user = await createEmailUser(tx, {
-    email,
+  const user = await createUser(tx, {
+    email: { address: email, confirmed: true },
     encryptedPassword: passwordHash,
     userMetadata: { full_name: displayName },
-    confirmedAt: now,
     now,
     aud: 'authenticated',
   });

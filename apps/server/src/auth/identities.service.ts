@@ -1,51 +1,43 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { authIdentities, authUsers } from '../db/schema/auth.ts';
 import { audit } from './audit.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
+import { beginOAuth } from './oauth/flow.ts';
+import type { authorizeInput } from './oauth/oauth.routes.ts';
 import type { ProviderIdentity } from './oauth/providers.ts';
-import { findUserByEmail, type UserRow } from './users.ts';
+import {
+  deleteIdentity,
+  identitiesOf,
+  lockIdentity,
+  lockUser,
+  type UserRow,
+  updateIdentity,
+  updateUser,
+} from './users.repository.ts';
+import { createUser, insertProviderIdentity } from './users.service.ts';
+import { findUserByEmail, isBanned } from './users.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** app_metadata.provider stays the first provider; providers lists every linked one. */
 async function syncProviders(tx: Tx, user: UserRow, now: Date): Promise<UserRow> {
-  const rows = await tx
-    .select({ provider: authIdentities.provider })
-    .from(authIdentities)
-    .where(eq(authIdentities.userId, user.id))
-    .orderBy(asc(authIdentities.createdAt));
-  const providers = [...new Set(rows.map((row) => row.provider))];
+  const providers = [...new Set((await identitiesOf(tx, user.id)).map((row) => row.provider))];
   const first = typeof user.appMetadata.provider === 'string' ? user.appMetadata.provider : null;
-  const [updated] = await tx
-    .update(authUsers)
-    .set({
-      appMetadata: { ...user.appMetadata, provider: first ?? providers[0] ?? null, providers },
-      updatedAt: now,
-    })
-    .where(eq(authUsers.id, user.id))
-    .returning();
-  return updated as UserRow;
-}
-
-async function insertIdentity(tx: Tx, userId: string, identity: ProviderIdentity, now: Date) {
-  await tx.insert(authIdentities).values({
-    providerId: identity.sub,
-    userId,
-    provider: identity.provider,
-    identityData: identity.data,
-    email: identity.email,
-    lastSignInAt: now,
-    createdAt: now,
+  return updateUser(tx, user.id, {
+    appMetadata: { ...user.appMetadata, provider: first ?? providers[0] ?? null, providers },
     updatedAt: now,
   });
 }
 
-async function lockUser(tx: Tx, id: string): Promise<UserRow | undefined> {
-  const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, id)).for('update');
-  return user && !user.deletedAt ? user : undefined;
+/** A known identity signs in again: the provider's latest data. */
+function refreshIdentity(tx: Tx, id: string, identity: ProviderIdentity, now: Date) {
+  return updateIdentity(tx, id, {
+    identityData: identity.data,
+    email: identity.email,
+    lastSignInAt: now,
+    updatedAt: now,
+  });
 }
 
 /**
@@ -67,31 +59,14 @@ async function resolveIdentity(
   linkUserId: string | null,
 ): Promise<UserRow | AuthError> {
   const now = ctx.clock();
-  const [existing] = await tx
-    .select()
-    .from(authIdentities)
-    .where(
-      and(
-        eq(authIdentities.provider, identity.provider),
-        eq(authIdentities.providerId, identity.sub),
-      ),
-    )
-    .for('update');
+  const existing = await lockIdentity(tx, identity.provider, identity.sub);
 
   if (linkUserId) {
     if (existing && existing.userId !== linkUserId) return errors.identityAlreadyExists();
     const user = await lockUser(tx, linkUserId);
     if (!user) return errors.userNotFound();
     if (existing) {
-      await tx
-        .update(authIdentities)
-        .set({
-          identityData: identity.data,
-          email: identity.email,
-          lastSignInAt: now,
-          updatedAt: now,
-        })
-        .where(eq(authIdentities.id, existing.id));
+      await refreshIdentity(tx, existing.id, identity, now);
       return user;
     }
     let target = user;
@@ -99,33 +74,20 @@ async function resolveIdentity(
       // An anonymous user becomes a permanent one, with the provider's address if verified.
       const email = identity.email && identity.emailVerified ? identity.email : null;
       if (email && (await findUserByEmail(tx, email))) return errors.providerEmailExists();
-      const [upgraded] = await tx
-        .update(authUsers)
-        .set({
-          isAnonymous: false,
-          ...(email ? { email, emailConfirmedAt: now } : {}),
-          appMetadata: { ...user.appMetadata, provider: identity.provider },
-          updatedAt: now,
-        })
-        .where(eq(authUsers.id, user.id))
-        .returning();
-      target = upgraded as UserRow;
+      target = await updateUser(tx, user.id, {
+        isAnonymous: false,
+        ...(email ? { email, emailConfirmedAt: now } : {}),
+        appMetadata: { ...user.appMetadata, provider: identity.provider },
+        updatedAt: now,
+      });
     }
-    await insertIdentity(tx, target.id, identity, now);
+    await insertProviderIdentity(tx, target.id, identity, now);
     await audit(tx, info, 'identity_linked', target.id, { provider: identity.provider });
     return syncProviders(tx, target, now);
   }
 
   if (existing) {
-    await tx
-      .update(authIdentities)
-      .set({
-        identityData: identity.data,
-        email: identity.email,
-        lastSignInAt: now,
-        updatedAt: now,
-      })
-      .where(eq(authIdentities.id, existing.id));
+    await refreshIdentity(tx, existing.id, identity, now);
     const user = await lockUser(tx, existing.userId);
     if (!user) return errors.identityNotFound();
     return user;
@@ -136,14 +98,13 @@ async function resolveIdentity(
     if (!identity.emailVerified) return errors.providerEmailExists();
     let user = (await lockUser(tx, byEmail.id)) as UserRow;
     if (!user.emailConfirmedAt) {
-      const [confirmed] = await tx
-        .update(authUsers)
-        .set({ emailConfirmedAt: now, encryptedPassword: null, updatedAt: now })
-        .where(eq(authUsers.id, user.id))
-        .returning();
-      user = confirmed as UserRow;
+      user = await updateUser(tx, user.id, {
+        emailConfirmedAt: now,
+        encryptedPassword: null,
+        updatedAt: now,
+      });
     }
-    await insertIdentity(tx, user.id, identity, now);
+    await insertProviderIdentity(tx, user.id, identity, now);
     await audit(tx, info, 'identity_linked', user.id, {
       provider: identity.provider,
       automatic: true,
@@ -152,22 +113,7 @@ async function resolveIdentity(
   }
 
   if (ctx.auth.disableSignup) return errors.signupDisabled();
-  const [created] = await tx
-    .insert(authUsers)
-    .values({
-      aud: ctx.auth.jwtAud,
-      // An address the provider has not verified stays on the identity: as the account's
-      // address, its real owner could later confirm it and walk into this account.
-      email: identity.emailVerified ? identity.email : null,
-      emailConfirmedAt: identity.email && identity.emailVerified ? now : null,
-      appMetadata: { provider: identity.provider, providers: [identity.provider] },
-      userMetadata: identity.data,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  const user = created as UserRow;
-  await insertIdentity(tx, user.id, identity, now);
+  const user = await createUser(tx, { provider: identity, aud: ctx.auth.jwtAud, now });
   await audit(tx, info, 'user_signedup', user.id, { provider: identity.provider });
   return user;
 }
@@ -188,9 +134,7 @@ export async function withProviderIdentity<T>(
     ctx.db.transaction(async (tx) => {
       const user = await resolveIdentity(ctx, tx, identity, info, linkUserId);
       if (user instanceof AuthError) return user;
-      if (user.bannedUntil && user.bannedUntil.getTime() > ctx.clock().getTime()) {
-        return errors.userBanned();
-      }
+      if (isBanned(user, ctx.clock())) return errors.userBanned();
       return then(tx, user);
     });
   try {
@@ -199,6 +143,21 @@ export async function withProviderIdentity<T>(
     if (!isUniqueViolation(error)) throw error;
     return attempt();
   }
+}
+
+type AuthorizeInput = Awaited<ReturnType<typeof authorizeInput>>;
+
+/** Manual linking is GoTrue's SECURITY_MANUAL_LINKING_ENABLED, off by default. */
+export function assertManualLinking(ctx: AuthContext): void {
+  if (!ctx.auth.manualLinkingEnabled) throw errors.manualLinkingDisabled();
+}
+
+/**
+ * GET /user/identities/authorize: the provider's address where the signed-in user links an
+ * identity; the callback attaches it to them.
+ */
+export function linkingUrl(ctx: AuthContext, userId: string, input: AuthorizeInput) {
+  return beginOAuth(ctx, input.provider, { ...input, linkUserId: userId });
 }
 
 /** DELETE /user/identities/{id}: only one's own, never the last one. */
@@ -213,14 +172,11 @@ export async function unlinkIdentity(
     // The user row lock serialises concurrent unlinks, so two cannot remove the last two.
     const user = await lockUser(tx, userId);
     if (!user) return errors.identityNotFound();
-    const identities = await tx
-      .select()
-      .from(authIdentities)
-      .where(eq(authIdentities.userId, userId));
+    const identities = await identitiesOf(tx, userId);
     const target = identities.find((identity) => identity.id === identityId);
     if (!target) return errors.identityNotFound();
     if (identities.length <= 1) return errors.lastIdentity();
-    await tx.delete(authIdentities).where(eq(authIdentities.id, target.id));
+    await deleteIdentity(tx, target.id);
     const now = ctx.clock();
     const remaining = identities.filter((identity) => identity.id !== target.id);
     const provider = user.appMetadata.provider;
