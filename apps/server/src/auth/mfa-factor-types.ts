@@ -35,14 +35,14 @@ const TOTP_PERIOD = 30;
 
 export type FactorType = FactorRow['factorType'];
 
-export type EnrolInput = {
+type EnrolInput = {
   friendlyName: string | null;
   issuer: string | undefined;
   phone: string | undefined;
 };
 
 /** A new factor of one type, prepared before its row is stored. */
-export type Enrolment = {
+type Enrolment = {
   values: Partial<Pick<FactorRow, 'secret' | 'phone'>>;
   /** The user's factors this one replaces (deleted first), or why it is refused. */
   replaces(factors: FactorRow[], now: Date): FactorRow[] | AuthError;
@@ -55,7 +55,7 @@ export type WebauthnChallengeJson =
   | { type: 'request'; credential_options: { publicKey: PublicKeyCredentialRequestOptionsJSON } };
 
 /** What a challenge carries beyond its id: WebAuthn options, an SMS code to send. */
-export type PreparedChallenge = {
+type PreparedChallenge = {
   webauthn?: WebauthnChallengeJson;
   code?: string;
   /** Delivers the code once the challenge is stored; a failure deletes the challenge. */
@@ -67,7 +67,7 @@ export type Answer = {
   webauthn: { type: string | undefined; response: unknown } | undefined;
 };
 /** The factor's new state after a right answer, or null for a wrong one. */
-export type Checked = Partial<Pick<FactorRow, 'lastUsedStep' | 'webauthnCredential'>> | null;
+type Checked = Partial<Pick<FactorRow, 'lastUsedStep' | 'webauthnCredential'>> | null;
 
 type Kind = {
   /** The method a verification adds to the session's amr. */
