@@ -94,45 +94,41 @@ export async function enrollFactor(
   const { user } = auth;
   const friendlyName = input.friendlyName?.trim() || null;
   const enrolment = await factorTypes[factorType].enrol(ctx, user, { ...input, friendlyName });
-  const run = () =>
-    committed(ctx, async (tx) => {
-      const now = ctx.clock();
-      await lockUser(tx, user.id);
-      const factors = await factorsOf(tx, user.id);
-      if (factors.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
-        return errors.insufficientAal('AAL2 required to enroll a new factor');
-      }
-      const replaced = enrolment.replaces(factors, now);
-      if (replaced instanceof AuthError) return replaced;
-      await deleteFactors(
-        tx,
-        replaced.map((f) => f.id),
-      );
-      const others = factors.filter((f) => !replaced.includes(f));
-      if (friendlyName && others.some((f) => f.friendlyName === friendlyName)) {
-        return errors.factorNameConflict(friendlyName);
-      }
-      if (others.length >= ctx.auth.mfa.maxEnrolledFactors) {
-        return errors.tooManyFactors();
-      }
-      const created = await insertFactor(
-        tx,
-        { userId: user.id, friendlyName, factorType, ...enrolment.values },
-        now,
-      );
-      await audit(tx, info, 'factor_in_progress', user.id, {
-        factor_id: created.id,
-        factor_type: factorType,
-      });
-      return created;
+  const factor = await committed(ctx, async (tx) => {
+    const now = ctx.clock();
+    await lockUser(tx, user.id);
+    const factors = await factorsOf(tx, user.id);
+    if (factors.some((f) => f.status === 'verified') && session.aal !== 'aal2') {
+      return errors.insufficientAal('AAL2 required to enroll a new factor');
+    }
+    const replaced = enrolment.replaces(factors, now);
+    if (replaced instanceof AuthError) return replaced;
+    await deleteFactors(
+      tx,
+      replaced.map((f) => f.id),
+    );
+    const others = factors.filter((f) => !replaced.includes(f));
+    if (friendlyName && others.some((f) => f.friendlyName === friendlyName)) {
+      return errors.factorNameConflict(friendlyName);
+    }
+    if (others.length >= ctx.auth.mfa.maxEnrolledFactors) {
+      return errors.tooManyFactors();
+    }
+    const created = await insertFactor(
+      tx,
+      { userId: user.id, friendlyName, factorType, ...enrolment.values },
+      now,
+    );
+    await audit(tx, info, 'factor_in_progress', user.id, {
+      factor_id: created.id,
+      factor_type: factorType,
     });
-  let factor: FactorRow;
-  try {
-    factor = await run();
-  } catch (error) {
+    return created;
+  }).catch((error: unknown) => {
+    // Two enrolments with one name that passed the check concurrently.
     if (isUniqueViolation(error) && friendlyName) throw errors.factorNameConflict(friendlyName);
     throw error;
-  }
+  });
   return {
     id: factor.id,
     type: factorType,
