@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authMfaChallenges, authMfaFactors, authSessions, authUsers } from '../db/schema/auth.ts';
-import type { SessionRow } from './sessions.ts';
 
 /** The MFA tables (auth.mfa_factors, auth.mfa_challenges) and MFA's writes to sessions: only here. */
 export type FactorRow = typeof authMfaFactors.$inferSelect;
@@ -143,16 +142,6 @@ export async function countFailedAttempt(tx: Tx, id: string): Promise<void> {
     .update(authMfaChallenges)
     .set({ attempts: sql`${authMfaChallenges.attempts} + 1` })
     .where(eq(authMfaChallenges.id, id));
-}
-
-/** The session a verification raises, locked: its sign-outs and refreshes wait. */
-export async function lockSession(tx: Tx, id: string): Promise<SessionRow | undefined> {
-  const [session] = await tx
-    .select()
-    .from(authSessions)
-    .where(eq(authSessions.id, id))
-    .for('update');
-  return session;
 }
 
 /** Sessions raised with a removed factor fall back to aal1 and lose their MFA methods. */

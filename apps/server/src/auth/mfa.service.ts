@@ -16,7 +16,6 @@ import {
   insertChallenge,
   insertFactor,
   lockChallenge,
-  lockSession,
   lockUser,
   lowerSessionsOf,
   markFactorVerified,
@@ -30,6 +29,7 @@ import {
   isFactorType,
   type WebauthnChallengeJson,
 } from './mfa-factor-types.ts';
+import { lockSession } from './sessions.repository.ts';
 import { elevateSession, type SessionJson, type SessionRow } from './sessions.ts';
 import { findUserById } from './users.ts';
 
