@@ -1,13 +1,12 @@
 import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.ts';
-import { mergeMetadata, queryParam } from './body.ts';
+import { isUuid, mergeMetadata, queryParam } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { inviteUserByEmail } from './invite.ts';
-import { isUuid } from './mfa.ts';
 import { factorJson, factorsJsonOf } from './mfa-factors.ts';
 import { actionLink, clearTokens, type EmailVerifyType, issueToken } from './one-time-tokens.ts';
-import { deletePasskeysOf } from './passkey-credentials.ts';
+import { deletePasskeysOf } from './passkeys.repository.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { findUserByPhone, parsePhone } from './phone.ts';
 import { resolveRedirect } from './redirect.ts';

@@ -3,12 +3,13 @@ import type { JWTPayload } from 'jose';
 import type { AuthConfig } from '../config.ts';
 import { loadUser } from './admin.service.ts';
 import { verifyBearer } from './bearer.ts';
+import { isUuid } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { goTrueError } from './guard.ts';
 import type { AuthKeys } from './keys.ts';
-import { deleteFactor, isUuid } from './mfa.ts';
-import { findFactor } from './mfa-factors.ts';
+import { findFactor } from './mfa.repository.ts';
+import { deleteFactor } from './mfa.service.ts';
 
 /** GoTrue's default admin roles (GOTRUE_JWT_ADMIN_ROLES). */
 const ADMIN_ROLES = ['service_role', 'supabase_admin'];

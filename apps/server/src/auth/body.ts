@@ -113,3 +113,8 @@ export function queryParam(query: unknown, name: string): string | undefined {
   }
   return value;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids in paths and bodies are checked before a query (PostgreSQL refuses a malformed uuid). */
+export const isUuid = (value: unknown): value is string =>
+  typeof value === 'string' && UUID.test(value);

@@ -4,7 +4,7 @@ import { authMfaChallenges, authOneTimeTokens } from '../db/schema/auth.ts';
 import type { Clock } from '../lib/clock.ts';
 import { deleteMailboxMessagesBefore } from './dev-mailbox.repository.ts';
 import { deleteFlowStatesBefore } from './flow-states.repository.ts';
-import { pruneExpiredChallenges } from './passkey-credentials.ts';
+import { pruneExpiredChallenges } from './passkeys.repository.ts';
 import { deleteSendLogBefore } from './send-log.repository.ts';
 import { deleteRevokedRefreshTokensBefore } from './sessions.repository.ts';
 

@@ -1,10 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { authMfaFactors } from '../db/schema/auth.ts';
-
-export type FactorRow = typeof authMfaFactors.$inferSelect;
-type Queryable = Db | Tx;
+import { type FactorRow, factorsOf } from './mfa.repository.ts';
 
 /** GoTrue's Factor JSON (what GET /user lists and the admin API returns). */
 export function factorJson(factor: FactorRow) {
@@ -22,40 +18,8 @@ export function factorJson(factor: FactorRow) {
 
 export type FactorJson = ReturnType<typeof factorJson>;
 
-export async function factorsOf(db: Queryable, userId: string): Promise<FactorRow[]> {
-  return db
-    .select()
-    .from(authMfaFactors)
-    .where(eq(authMfaFactors.userId, userId))
-    .orderBy(asc(authMfaFactors.createdAt), asc(authMfaFactors.id));
-}
-
-export async function factorsJsonOf(db: Queryable, userId: string): Promise<FactorJson[]> {
+export async function factorsJsonOf(db: Db | Tx, userId: string): Promise<FactorJson[]> {
   return (await factorsOf(db, userId)).map(factorJson);
-}
-
-export async function hasVerifiedFactor(db: Queryable, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: authMfaFactors.id })
-    .from(authMfaFactors)
-    .where(and(eq(authMfaFactors.userId, userId), eq(authMfaFactors.status, 'verified')))
-    .limit(1);
-  return row !== undefined;
-}
-
-/** The user's factor `id`, or undefined (also for someone else's factor). */
-export async function findFactor(
-  db: Queryable,
-  userId: string,
-  id: string,
-  options: { lock?: boolean } = {},
-): Promise<FactorRow | undefined> {
-  const query = db
-    .select()
-    .from(authMfaFactors)
-    .where(and(eq(authMfaFactors.id, id), eq(authMfaFactors.userId, userId)));
-  const [factor] = options.lock ? await query.for('update') : await query;
-  return factor;
 }
 
 /**

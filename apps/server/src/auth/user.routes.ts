@@ -15,7 +15,8 @@ import {
 import { type AuthContext, requestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { authenticate } from './guard.ts';
-import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
+import { hasVerifiedFactor } from './mfa.repository.ts';
+import { factorsJsonOf } from './mfa-factors.ts';
 import { clearTokens, consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
 import { phoneReauthenticate, preparePhoneChange, requestPhoneChange } from './phone.routes.ts';

@@ -8,7 +8,7 @@ import {
   authSessions,
   authUsers,
 } from '../db/schema/auth.ts';
-import type { FactorRow } from './mfa-factors.ts';
+import type { FactorRow } from './mfa.repository.ts';
 
 export type UserRow = typeof authUsers.$inferSelect;
 export type IdentityRow = typeof authIdentities.$inferSelect;

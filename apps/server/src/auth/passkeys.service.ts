@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { authUsers } from '../db/schema/auth.ts';
+import { loadUser } from './admin.service.ts';
 import { audit } from './audit.ts';
+import { isUuid } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
-import { AuthError, errors } from './errors.ts';
+import { errors } from './errors.ts';
 import type { Authenticated } from './guard.ts';
-import { isUuid } from './mfa.ts';
-import { hasVerifiedFactor } from './mfa-factors.ts';
+import { hasVerifiedFactor } from './mfa.repository.ts';
 import {
   consumeChallenge,
   countPasskeys,
@@ -15,12 +15,13 @@ import {
   findPasskeyByCredentialId,
   insertChallenge,
   insertPasskey,
-  passkeyJson,
+  type PasskeyRow,
   passkeysOf,
   recordPasskeyUse,
   renamePasskey,
-} from './passkey-credentials.ts';
+} from './passkeys.repository.ts';
 import { type SessionJson, startSession } from './sessions.ts';
+import { lockUser } from './users.repository.ts';
 import { findUserById, isBanned } from './users.ts';
 import {
   assertionCredentialId,
@@ -38,6 +39,16 @@ const DEFAULT_NAME = 'Passkey';
 const NAME_MAX = 120;
 
 type CeremonyInput = { challengeId: string | undefined; credential: unknown };
+
+/** GoTrue's passkey JSON (the lists, a rename's answer). */
+function passkeyJson(row: PasskeyRow) {
+  return {
+    id: row.id,
+    friendly_name: row.friendlyName,
+    created_at: row.createdAt.toISOString(),
+    ...(row.lastUsedAt ? { last_used_at: row.lastUsedAt.toISOString() } : {}),
+  };
+}
 
 /**
  * With a verified MFA factor, adding or removing a passkey (a way in) needs an aal2 session;
@@ -105,36 +116,25 @@ export async function finishRegistration(
     challenge.challenge,
   );
   if (!credential) throw errors.webauthnVerificationFailed();
-  const run = () =>
-    ctx.db.transaction(async (tx) => {
-      // Concurrent registrations of one user are counted one after the other.
-      await tx
-        .select({ id: authUsers.id })
-        .from(authUsers)
-        .where(eq(authUsers.id, user.id))
-        .for('update');
-      if ((await countPasskeys(tx, user.id)) >= ctx.auth.webauthn.maxPasskeys) {
-        return errors.tooManyPasskeys();
-      }
-      const row = await insertPasskey(tx, user.id, credential, DEFAULT_NAME, ctx.clock());
-      await audit(tx, info, 'passkey_created', user.id, { passkey_id: row.id });
-      return row;
-    });
-  let outcome: Awaited<ReturnType<typeof run>>;
+  let row: PasskeyRow;
   try {
-    outcome = await run();
+    row = await ctx.db.transaction(async (tx) => {
+      // Concurrent registrations of one user are counted one after the other.
+      await lockUser(tx, user.id);
+      if ((await countPasskeys(tx, user.id)) >= ctx.auth.webauthn.maxPasskeys) {
+        throw errors.tooManyPasskeys();
+      }
+      const created = await insertPasskey(tx, user.id, credential, DEFAULT_NAME, ctx.clock());
+      await audit(tx, info, 'passkey_created', user.id, { passkey_id: created.id });
+      return created;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw errors.webauthnCredentialExists();
     }
     throw error;
   }
-  if (outcome instanceof AuthError) throw outcome;
-  return {
-    id: outcome.id,
-    friendly_name: outcome.friendlyName,
-    created_at: outcome.createdAt.toISOString(),
-  };
+  return { id: row.id, friendly_name: row.friendlyName, created_at: row.createdAt.toISOString() };
 }
 
 export async function startAuthentication(ctx: AuthContext) {
@@ -192,14 +192,13 @@ export async function finishAuthentication(
     throw errors.passkeyPhoneNotConfirmed();
   }
   if (isBanned(user, ctx.clock())) throw errors.userBanned(403);
-  const outcome = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
+    // Conditional on the counter read above: one assertion signs in once.
     if (!(await recordPasskeyUse(tx, passkey, newCounter, ctx.clock()))) {
-      return errors.webauthnVerificationFailed();
+      throw errors.webauthnVerificationFailed();
     }
     return startSession(ctx, tx, user, 'passkey', info);
   });
-  if (outcome instanceof AuthError) throw outcome;
-  return outcome;
 }
 
 export async function listPasskeys(ctx: AuthContext, auth: Authenticated) {
@@ -234,8 +233,35 @@ export async function removePasskey(
   await requireManagementAal(ctx, auth);
   const passkey = isUuid(id) ? await findPasskey(ctx.db, auth.user.id, id) : undefined;
   if (!passkey) throw errors.passkeyNotFound();
-  await ctx.db.transaction(async (tx) => {
-    await deletePasskey(tx, passkey.id);
-    await audit(tx, info, 'passkey_deleted', auth.user.id, { passkey_id: passkey.id });
-  });
+  await ctx.db.transaction((tx) => deleteAudited(tx, passkey, info));
+}
+
+async function deleteAudited(
+  tx: Tx,
+  passkey: PasskeyRow,
+  info: RequestInfo,
+  traits: Record<string, unknown> = {},
+): Promise<void> {
+  await deletePasskey(tx, passkey.id);
+  await audit(tx, info, 'passkey_deleted', passkey.userId, { passkey_id: passkey.id, ...traits });
+}
+
+/** GET /admin/users/{id}/passkeys: a user's passkeys, for a service-role caller. */
+export async function listUserPasskeys(ctx: AuthContext, userId: string) {
+  const user = await loadUser(ctx, userId);
+  return (await passkeysOf(ctx.db, user.id)).map(passkeyJson);
+}
+
+/** DELETE /admin/users/{id}/passkeys/{passkeyId}: the passkey no longer signs the user in. */
+export async function deleteUserPasskey(
+  ctx: AuthContext,
+  userId: string,
+  passkeyId: string,
+  info: RequestInfo,
+): Promise<void> {
+  const user = await loadUser(ctx, userId);
+  const passkey = isUuid(passkeyId) ? await findPasskey(ctx.db, user.id, passkeyId) : undefined;
+  if (!passkey) throw errors.passkeyNotFound();
+  // `by: null` marks an admin's removal, as factor_unenrolled does.
+  await ctx.db.transaction((tx) => deleteAudited(tx, passkey, info, { by: null }));
 }

@@ -9,16 +9,6 @@ type ChallengeRow = typeof authPasskeyChallenges.$inferSelect;
 type Queryable = Db | Tx;
 type ChallengeType = ChallengeRow['challengeType'];
 
-/** GoTrue's passkey JSON (the list, a rename's answer). */
-export function passkeyJson(row: PasskeyRow) {
-  return {
-    id: row.id,
-    friendly_name: row.friendlyName,
-    created_at: row.createdAt.toISOString(),
-    ...(row.lastUsedAt ? { last_used_at: row.lastUsedAt.toISOString() } : {}),
-  };
-}
-
 export function passkeysOf(db: Queryable, userId: string): Promise<PasskeyRow[]> {
   return db
     .select()
