@@ -1,8 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { authDevMailbox } from '../db/schema/auth.ts';
+import { insertDevMail, listDevMail } from './dev-mailbox.repository.ts';
 
 type MailAttachment = { filename: string; contentType: string; content: string };
 export type MailMessage = {
@@ -56,7 +55,7 @@ function devMailboxMailer(db: Db): Mailer {
       // The mailbox keeps the text; attachments are named so a developer sees they went out.
       const names = attachments?.map((file) => file.filename).join(', ');
       const text = names ? `${message.text}\n\nAttached: ${names}` : message.text;
-      await db.insert(authDevMailbox).values({ ...message, text });
+      await insertDevMail(db, { ...message, text });
     },
   };
 }
@@ -73,12 +72,7 @@ export async function readDevMailbox(db: Db, to: string | undefined, limit = 50)
     .replace(/^\+/, '')
     .replace(/[\s\-.()]/g, '');
   if (to && phone && /^\d{7,15}$/.test(phone)) to = `+${phone}`;
-  const rows = await db
-    .select()
-    .from(authDevMailbox)
-    .where(to ? and(eq(authDevMailbox.to, to.trim().toLowerCase())) : undefined)
-    .orderBy(desc(authDevMailbox.createdAt), desc(authDevMailbox.id))
-    .limit(limit);
+  const rows = await listDevMail(db, to ? to.trim().toLowerCase() : undefined, limit);
   return rows.map((row) => ({
     id: row.id,
     to: row.to,

@@ -1,6 +1,6 @@
 import type { Config, SmsConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { authDevMailbox } from '../db/schema/auth.ts';
+import { insertDevMail } from './dev-mailbox.repository.ts';
 import { errors } from './errors.ts';
 
 /**
@@ -35,9 +35,7 @@ function devMailboxSms(db: Db): SmsSender {
   return {
     kind: 'dev-mailbox',
     async send(to, body) {
-      await db
-        .insert(authDevMailbox)
-        .values({ to: `+${to}`, subject: SMS_MAILBOX_SUBJECT, text: body, html: '' });
+      await insertDevMail(db, { to: `+${to}`, subject: SMS_MAILBOX_SUBJECT, text: body, html: '' });
     },
   };
 }
