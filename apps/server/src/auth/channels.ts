@@ -37,6 +37,8 @@ import {
  */
 export type Channel = {
   kind: 'email' | 'phone';
+  /** Refuses when this instance cannot send by this channel. */
+  assertEnabled(ctx: AuthContext): void;
   /** The address in its stored form, or GoTrue's validation error. */
   parse(ctx: AuthContext, raw: string | null | undefined): string;
   /** One message per address per interval, known or not. */
@@ -52,10 +54,13 @@ export type Channel = {
   changeWaitsForOtherHalf(tx: Tx, user: UserRow): Promise<boolean>;
   /** The address belongs to another account. */
   exists(): AuthError;
+  /** GET /reauthenticate before the address it would send to is confirmed. */
+  notConfirmedForReauthentication(): AuthError;
 };
 
 export const emailChannel: Channel = {
   kind: 'email',
+  assertEnabled() {},
   parse(_ctx, raw) {
     if (!raw) throw errors.validation('An email address is required');
     const email = normaliseEmail(raw);
@@ -72,10 +77,12 @@ export const emailChannel: Channel = {
   changeWaitsForOtherHalf: async (tx, user) =>
     (await pendingTokens(tx, user.id, tokenTypesFor.email_change)).length > 0,
   exists: errors.emailExists,
+  notConfirmedForReauthentication: errors.reauthenticateEmailNotConfirmed,
 };
 
 export const phoneChannel: Channel = {
   kind: 'phone',
+  assertEnabled: assertPhoneEnabled,
   parse(ctx, raw) {
     assertPhoneEnabled(ctx);
     return parsePhone(raw);
@@ -89,6 +96,7 @@ export const phoneChannel: Channel = {
   applyChange: applyPhoneChange,
   changeWaitsForOtherHalf: async () => false,
   exists: errors.phoneExists,
+  notConfirmedForReauthentication: errors.reauthenticatePhoneNotConfirmed,
 };
 
 /** What a code is sent for. */

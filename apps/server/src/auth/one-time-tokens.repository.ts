@@ -2,6 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
 
+export type { OneTimeTokenType };
+
 type Queryable = Db | Tx;
 type TokenRow = typeof authOneTimeTokens.$inferSelect;
 type SentAt = Pick<

@@ -1,6 +1,5 @@
 import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import type { Tx } from '../db/client.ts';
-import type { OneTimeTokenType } from '../db/schema/auth.ts';
 import { type AuthContext, afterAnswer } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
 import { type AuthError, errors } from './errors.ts';
@@ -11,6 +10,7 @@ import {
   lockTokenOfType,
   lockTokensSentTo,
   lockUser,
+  type OneTimeTokenType,
   replaceToken,
   setSentAt,
 } from './one-time-tokens.repository.ts';

@@ -18,7 +18,6 @@ import { factorsJsonOf, hasVerifiedFactor } from './mfa-factors.ts';
 import { clearTokens } from './one-time-tokens.repository.ts';
 import { consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
-import { assertPhoneEnabled } from './phone.ts';
 import { pkceFromBody } from './pkce.ts';
 import { endSessions, type SessionRow } from './sessions.ts';
 import { findUserById, identitiesOf, normaliseEmail, type UserRow, userJson } from './users.ts';
@@ -267,21 +266,17 @@ export async function reauthenticate(
   info: RequestInfo,
   user: UserRow,
 ): Promise<Record<string, never>> {
-  if (!user.email) {
-    if (!user.phone) {
-      throw errors.validation(
-        'Reauthentication requires the user to have an email or a phone number',
-      );
-    }
-    if (!user.phoneConfirmedAt) throw errors.reauthenticatePhoneNotConfirmed();
-    assertPhoneEnabled(ctx);
-    await phoneChannel.claimSlot(ctx, user.phone);
-    await sendCode(ctx, info, phoneChannel, user, user.phone, 'reauthenticate');
-    return {};
+  const channel = user.email ? emailChannel : phoneChannel;
+  const address = user.email || user.phone;
+  if (!address) {
+    throw errors.validation(
+      'Reauthentication requires the user to have an email or a phone number',
+    );
   }
-  if (!user.emailConfirmedAt) throw errors.reauthenticateEmailNotConfirmed();
-  await emailChannel.claimSlot(ctx, user.email);
-  await sendCode(ctx, info, emailChannel, user, user.email, 'reauthenticate');
+  if (!channel.isConfirmed(user)) throw channel.notConfirmedForReauthentication();
+  channel.assertEnabled(ctx);
+  await channel.claimSlot(ctx, address);
+  await sendCode(ctx, info, channel, user, address, 'reauthenticate');
   return {};
 }
 
