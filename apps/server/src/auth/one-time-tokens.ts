@@ -1,13 +1,22 @@
 import { defaultLanguage, type Language } from '@upnext/contract/languages';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
 import { type AuthContext, afterAnswer } from './context.ts';
 import { hmacHex, randomCode, randomToken, safeEqualHex, sha256Hex } from './crypto.ts';
 import { type AuthError, errors } from './errors.ts';
+import {
+  countWrongAttempt,
+  deleteToken,
+  lockTokenByHash,
+  lockTokenOfType,
+  lockTokensSentTo,
+  lockUser,
+  type OneTimeTokenType,
+  replaceToken,
+  setSentAt,
+} from './one-time-tokens.repository.ts';
 import { createFlowState, type Pkce } from './pkce.ts';
 import { renderAuthEmail, type TemplateKind } from './templates.ts';
-import { findUserByEmail, findUserByPendingEmail, type UserRow } from './users.ts';
+import { findUserByEmail, findUserById, findUserByPendingEmail, type UserRow } from './users.ts';
 
 /** Wrong codes a token survives; the next one deletes it. */
 const MAX_OTP_ATTEMPTS = 5;
@@ -63,19 +72,12 @@ export async function issueToken(
   // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
   const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
   // One issuer per user at a time: concurrent requests would race on (user, type).
-  await tx
-    .select({ id: authUsers.id })
-    .from(authUsers)
-    .where(eq(authUsers.id, user.id))
-    .for('update');
+  await lockUser(tx, user.id);
   if (pkce && !options.flowStateExists) {
     await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);
   }
   const code = randomCode(sms ? ctx.auth.sms.otpLength : 6);
-  await tx
-    .delete(authOneTimeTokens)
-    .where(and(eq(authOneTimeTokens.userId, user.id), eq(authOneTimeTokens.tokenType, tokenType)));
-  await tx.insert(authOneTimeTokens).values({
+  await replaceToken(tx, {
     userId: user.id,
     tokenType,
     tokenHash: sha256Hex(linkToken),
@@ -101,7 +103,7 @@ export async function issueToken(
                 ? { phoneChangeSentAt: now }
                 : {};
   if (Object.keys(sentAt).length > 0) {
-    await tx.update(authUsers).set(sentAt).where(eq(authUsers.id, user.id));
+    await setSentAt(tx, user.id, sentAt);
   }
   return { linkToken, code };
 }
@@ -192,16 +194,12 @@ export async function consumeByLink(
   linkToken: string,
   type: EmailVerifyType,
 ): Promise<Verified | AuthError> {
-  const [row] = await tx
-    .select()
-    .from(authOneTimeTokens)
-    .where(eq(authOneTimeTokens.tokenHash, sha256Hex(linkToken)))
-    .for('update');
+  const row = await lockTokenByHash(tx, sha256Hex(linkToken));
   if (!row || !tokenTypesFor[type].includes(row.tokenType)) return errors.otpExpired();
-  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
+  await deleteToken(tx, row.id);
   if (row.expiresAt.getTime() <= ctx.clock().getTime()) return errors.otpExpired();
-  const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, row.userId));
-  if (!user || user.deletedAt) return errors.otpExpired();
+  const user = await findUserById(tx, row.userId);
+  if (!user) return errors.otpExpired();
   return { user, redirectTo: row.redirectTo };
 }
 
@@ -235,23 +233,13 @@ export async function consumeCodeOf(
   code: string,
   types: OneTimeTokenType[],
 ): Promise<Verified | AuthError> {
-  const rows = await tx
-    .select()
-    .from(authOneTimeTokens)
-    .where(
-      and(
-        eq(authOneTimeTokens.userId, user.id),
-        inArray(authOneTimeTokens.tokenType, types),
-        eq(authOneTimeTokens.relatesTo, address),
-      ),
-    )
-    .for('update');
+  const rows = await lockTokensSentTo(tx, user.id, types, address);
   const now = ctx.clock().getTime();
   const live = rows.filter((row) => row.expiresAt.getTime() > now);
   const expected = otpHash(ctx, address, code.trim());
   const match = live.find((row) => safeEqualHex(row.otpHash, expected));
   if (!match) return errors.otpExpired();
-  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, match.id));
+  await deleteToken(tx, match.id);
   return { user, redirectTo: match.redirectTo };
 }
 
@@ -266,43 +254,15 @@ export async function consumeNonce(
   nonce: string,
 ): Promise<true | AuthError> {
   const invalid = () => errors.reauthenticationNotValid();
-  const [row] = await tx
-    .select()
-    .from(authOneTimeTokens)
-    .where(
-      and(
-        eq(authOneTimeTokens.userId, user.id),
-        eq(authOneTimeTokens.tokenType, 'reauthentication_token'),
-      ),
-    )
-    .for('update');
+  const row = await lockTokenOfType(tx, user.id, 'reauthentication_token');
   if (!row || row.expiresAt.getTime() <= ctx.clock().getTime()) return invalid();
   if (!safeEqualHex(row.otpHash, otpHash(ctx, row.relatesTo, nonce.trim()))) {
-    if (row.attempts + 1 >= MAX_OTP_ATTEMPTS) {
-      await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
-    } else {
-      await tx
-        .update(authOneTimeTokens)
-        .set({ attempts: sql`${authOneTimeTokens.attempts} + 1` })
-        .where(eq(authOneTimeTokens.id, row.id));
-    }
+    if (row.attempts + 1 >= MAX_OTP_ATTEMPTS) await deleteToken(tx, row.id);
+    else await countWrongAttempt(tx, row.id);
     return invalid();
   }
-  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.id, row.id));
+  await deleteToken(tx, row.id);
   return true;
-}
-
-/** The user's pending tokens of these types (an email change waits for both halves). */
-export async function pendingTokens(tx: Tx, userId: string, types: OneTimeTokenType[]) {
-  return tx
-    .select({ id: authOneTimeTokens.id })
-    .from(authOneTimeTokens)
-    .where(and(eq(authOneTimeTokens.userId, userId), inArray(authOneTimeTokens.tokenType, types)));
-}
-
-/** Clears every pending one-time token of a user (after a password change). */
-export async function clearTokens(tx: Tx, userId: string): Promise<void> {
-  await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.userId, userId));
 }
 
 export function isVerifyType(value: unknown): value is EmailVerifyType {

@@ -5,7 +5,7 @@ import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
-import { phoneSignup } from './phone.routes.ts';
+import { phoneSignup } from './phone-signup.service.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
