@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import { isUuid, mergeMetadata, queryParam } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
@@ -11,7 +11,7 @@ import { deletePasskeysOf } from './passkeys.repository.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { findUserByPhone, parsePhone } from './phone.ts';
 import { resolveRedirect } from './redirect.ts';
-import { endSessions } from './sessions.ts';
+import { endSessions } from './sessions.service.ts';
 import {
   anonymiseUser,
   deleteTokensOfType,

@@ -9,7 +9,7 @@ import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AuthKeyError, type AuthKeys } from './keys.ts';
-import { findSession, type SessionRow } from './sessions.ts';
+import { findSession, type SessionRow } from './sessions.service.ts';
 import { findUserById, isBanned, type UserRow } from './users.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { type AuditAction, audit } from './audit.ts';
+import { type AuditAction, audit } from './audit.repository.ts';
 import { queryParam } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';

@@ -93,7 +93,7 @@ export async function createAuthContext(deps: {
  * `inviteUserByEmail`): built once at start by app.ts, which decorates the root instance
  * with it and hands the same context to the auth plugin.
  */
-export type AuthService = { readonly current: AuthContext };
+type AuthService = { readonly current: AuthContext };
 
 declare module 'fastify' {
   interface FastifyInstance {

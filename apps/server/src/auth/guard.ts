@@ -3,7 +3,7 @@ import type { JWTPayload } from 'jose';
 import { BearerError, bearerUser, verifyBearer } from './bearer.ts';
 import type { AuthContext } from './context.ts';
 import { errors } from './errors.ts';
-import type { SessionRow } from './sessions.ts';
+import type { SessionRow } from './sessions.service.ts';
 import type { UserRow } from './users.ts';
 
 export type Authenticated = { user: UserRow; session: SessionRow | undefined; claims: JWTPayload };

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
 import { beginOAuth } from './oauth/flow.ts';

@@ -1,7 +1,7 @@
 import { defaultLanguage } from '@upnext/contract/languages';
 import { spaRoutes } from '@upnext/contract/routes';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { factorsJsonOf } from './mfa-factors.ts';

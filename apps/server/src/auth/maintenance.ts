@@ -1,9 +1,9 @@
-import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { authMfaChallenges, authOneTimeTokens } from '../db/schema/auth.ts';
 import type { Clock } from '../lib/clock.ts';
 import { deleteMailboxMessagesBefore } from './dev-mailbox.repository.ts';
 import { deleteFlowStatesBefore } from './flow-states.repository.ts';
+import { deleteExpiredChallenges } from './mfa.repository.ts';
+import { deleteExpiredTokens } from './one-time-tokens.repository.ts';
 import { pruneExpiredChallenges } from './passkeys.repository.ts';
 import { deleteSendLogBefore } from './send-log.repository.ts';
 import { deleteRevokedRefreshTokensBefore } from './sessions.repository.ts';
@@ -18,8 +18,8 @@ const DAY_MS = 86_400_000;
  */
 export async function pruneExpired(db: Db, clock: Clock): Promise<void> {
   const now = clock().getTime();
-  await db.delete(authOneTimeTokens).where(lt(authOneTimeTokens.expiresAt, new Date(now)));
-  await db.delete(authMfaChallenges).where(lt(authMfaChallenges.expiresAt, new Date(now)));
+  await deleteExpiredTokens(db, new Date(now));
+  await deleteExpiredChallenges(db, new Date(now));
   await pruneExpiredChallenges(db, new Date(now));
   await deleteFlowStatesBefore(db, new Date(now - DAY_MS));
   await deleteSendLogBefore(db, new Date(now - DAY_MS));

@@ -4,20 +4,10 @@ import type { AuthContext } from './context.ts';
 import { errors } from './errors.ts';
 import { readDevMailbox } from './mailer.ts';
 
-export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
-  app.get('/.well-known/jwks.json', async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=600');
-    return ctx.keys.jwks();
-  });
-
-  app.get('/health', async () => ({
-    version: ctx.config.version,
-    name: 'GoTrue',
-    description: 'UpNext auth: a GoTrue-compatible API for user registration and authentication',
-  }));
-
+/** GET /settings: which sign-ins this server offers, as auth-js reads them. */
+function settingsOf(ctx: AuthContext) {
   const enabled = (name: string) => ctx.auth.oauthProviders.some((p) => p.name === name);
-  app.get('/settings', async () => ({
+  return {
     external: {
       email: true,
       phone: ctx.sms !== null,
@@ -51,7 +41,22 @@ export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
     sms_provider: ctx.sms?.kind === 'twilio' ? 'twilio' : '',
     saml_enabled: false,
     passkeys_enabled: true,
+  };
+}
+
+export function metaRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  app.get('/.well-known/jwks.json', async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=600');
+    return ctx.keys.jwks();
+  });
+
+  app.get('/health', async () => ({
+    version: ctx.config.version,
+    name: 'GoTrue',
+    description: 'UpNext auth: a GoTrue-compatible API for user registration and authentication',
   }));
+
+  app.get('/settings', async () => settingsOf(ctx));
 
   // SAML single sign-on is not offered (saml_enabled: false above): everything under /sso
   // answers as GoTrue does with SAML switched off (signInWithSSO, the SAML metadata and ACS),

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authMfaChallenges, authMfaFactors, authSessions } from '../db/schema/auth.ts';
 
@@ -147,4 +147,8 @@ export async function lowerSessionsOf(tx: Tx, factorId: string, now: Date): Prom
       updatedAt: now,
     })
     .where(eq(authSessions.factorId, factorId));
+}
+
+export async function deleteExpiredChallenges(db: Db, now: Date): Promise<void> {
+  await db.delete(authMfaChallenges).where(lt(authMfaChallenges.expiresAt, now));
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import { isUuid } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { AuthError, errors } from './errors.ts';
@@ -29,7 +29,7 @@ import {
   type WebauthnChallengeJson,
 } from './mfa-factor-types.ts';
 import { lockSession } from './sessions.repository.ts';
-import { elevateSession, type SessionJson, type SessionRow } from './sessions.ts';
+import { elevateSession, type SessionJson, type SessionRow } from './sessions.service.ts';
 import { lockUser } from './users.repository.ts';
 import { findUserById } from './users.ts';
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { authOneTimeTokens, authUsers, type OneTimeTokenType } from '../db/schema/auth.ts';
 
@@ -15,15 +15,6 @@ type SentAt = Pick<
   | 'invitedAt'
   | 'phoneChangeSentAt'
 >;
-
-/** Locks the user's row: one token issuer per user at a time. */
-export async function lockUser(tx: Tx, userId: string): Promise<void> {
-  await tx
-    .select({ id: authUsers.id })
-    .from(authUsers)
-    .where(eq(authUsers.id, userId))
-    .for('update');
-}
 
 /** Replaces the user's token of this type with `values`. */
 export async function replaceToken(
@@ -112,4 +103,8 @@ export async function pendingTokens(db: Queryable, userId: string, types: OneTim
 /** Clears every pending one-time token of a user (after a password change). */
 export async function clearTokens(tx: Tx, userId: string): Promise<void> {
   await tx.delete(authOneTimeTokens).where(eq(authOneTimeTokens.userId, userId));
+}
+
+export async function deleteExpiredTokens(db: Db, now: Date): Promise<void> {
+  await db.delete(authOneTimeTokens).where(lt(authOneTimeTokens.expiresAt, now));
 }

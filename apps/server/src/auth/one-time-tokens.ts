@@ -9,13 +9,13 @@ import {
   lockTokenByHash,
   lockTokenOfType,
   lockTokensSentTo,
-  lockUser,
   type OneTimeTokenType,
   replaceToken,
   setSentAt,
 } from './one-time-tokens.repository.ts';
 import { createFlowState, type Pkce } from './pkce.ts';
 import { renderAuthEmail, type TemplateKind } from './templates.ts';
+import { lockUser } from './users.repository.ts';
 import { findUserByEmail, findUserById, findUserByPendingEmail, type UserRow } from './users.ts';
 
 /** Wrong codes a token survives; the next one deletes it. */
@@ -72,6 +72,7 @@ export async function issueToken(
   // A PKCE link ends in an auth code for the app that holds the verifier, not in tokens.
   const linkToken = pkce ? `pkce_${randomToken()}` : randomToken();
   // One issuer per user at a time: concurrent requests would race on (user, type).
+  // One token issuer per user at a time.
   await lockUser(tx, user.id);
   if (pkce && !options.flowStateExists) {
     await createFlowState(ctx, tx, user.id, pkce, methodForTokenType[tokenType], redirectTo);

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
 import { loadUser } from './admin.service.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import { isUuid } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
@@ -20,7 +20,7 @@ import {
   recordPasskeyUse,
   renamePasskey,
 } from './passkeys.repository.ts';
-import { type SessionJson, startSession } from './sessions.ts';
+import { type SessionJson, startSession } from './sessions.service.ts';
 import { lockUser } from './users.repository.ts';
 import { findUserById, isBanned } from './users.ts';
 import {

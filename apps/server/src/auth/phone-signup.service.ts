@@ -1,11 +1,11 @@
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import { phoneChannel, sendCode } from './channels.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, assertSmsChannel, sendAuthSms } from './phone.ts';
-import { startSession } from './sessions.ts';
+import { startSession } from './sessions.service.ts';
 import { createUser } from './users.service.ts';
 import { fakeUserJson, identitiesOf, userJson } from './users.ts';
 

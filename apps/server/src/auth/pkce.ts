@@ -12,7 +12,7 @@ import {
   setAuthCode,
 } from './flow-states.repository.ts';
 import { openProviderToken } from './oauth/provider-tokens.ts';
-import { type SessionJson, startSession } from './sessions.ts';
+import { type SessionJson, startSession } from './sessions.service.ts';
 import { findUserById, isBanned } from './users.ts';
 
 /** How long an auth code may wait for its exchange (GoTrue's default). */

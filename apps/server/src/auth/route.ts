@@ -1,16 +1,5 @@
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { AuthContext } from './context.ts';
-
-/**
- * The auth plugin's Fastify instance with zod schemas as route types: a route's `schema`
- * (body, querystring, params) is validated before its handler, and a refusal is GoTrue's
- * 400 `validation_failed` (errors.ts).
- */
-export function authApp(app: FastifyInstance) {
-  return app.withTypeProvider<ZodTypeProvider>();
-}
-export type AuthApp = ReturnType<typeof authApp>;
 
 /** Per-client-IP limits of a route, from AUTH's configuration (RATE_LIMIT_*). */
 type LimitName = 'token' | 'otp' | 'verify' | 'oauth' | 'mfa';

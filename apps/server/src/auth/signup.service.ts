@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import { queryParam } from './body.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { errors } from './errors.ts';
@@ -9,7 +9,7 @@ import { phoneSignup } from './phone-signup.service.ts';
 import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
-import { startSession } from './sessions.ts';
+import { startSession } from './sessions.service.ts';
 import { createUser } from './users.service.ts';
 import {
   fakeUserJson,

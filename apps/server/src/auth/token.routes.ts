@@ -7,7 +7,7 @@ import { authenticate } from './guard.ts';
 import { idTokenBody, idTokenGrant } from './oauth/id-token.ts';
 import { exchangeAuthCode } from './pkce.ts';
 import { limitedBy } from './route.ts';
-import { refreshSession } from './sessions.ts';
+import { refreshSession } from './sessions.service.ts';
 import { passwordGrant } from './token.service.ts';
 
 // One endpoint, several grants: the body's shape depends on `grant_type`.

@@ -3,7 +3,7 @@ import { errors } from './errors.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, findUserByPhone, normalisePhone } from './phone.ts';
 import { signInFailures } from './rate-limit.ts';
-import { type SessionJson, startSession } from './sessions.ts';
+import { type SessionJson, startSession } from './sessions.service.ts';
 import { updateUser } from './users.repository.ts';
 import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
 import { updateOwnAccount } from './account.repository.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import { mergeMetadata } from './body.ts';
 import {
   emailChannel,
@@ -20,7 +20,7 @@ import { clearTokens } from './one-time-tokens.repository.ts';
 import { consumeNonce, issueToken, sendAuthEmail } from './one-time-tokens.ts';
 import { assertPasswordAcceptable, checkPassword, hashPassword } from './passwords.ts';
 import { pkceFromBody } from './pkce.ts';
-import { endSessions, type SessionRow } from './sessions.ts';
+import { endSessions, type SessionRow } from './sessions.service.ts';
 import { findUserById, identitiesOf, normaliseEmail, type UserRow, userJson } from './users.ts';
 
 type Optional<T> = T | null | undefined;

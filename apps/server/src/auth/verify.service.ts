@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/refusals.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import {
   applyVerified,
   type Channel,
@@ -28,7 +28,7 @@ import { assertPhoneEnabled, assertSmsChannel, normalisePhone } from './phone.ts
 import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts';
 import { underWrongCodeLimit } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
-import { type SessionJson, startSession } from './sessions.ts';
+import { type SessionJson, startSession } from './sessions.service.ts';
 import { createUser } from './users.service.ts';
 import { findUserByEmail, normaliseEmail } from './users.ts';
 

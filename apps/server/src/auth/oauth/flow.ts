@@ -6,7 +6,7 @@ import { AuthError, errors } from '../errors.ts';
 import { insertFlowState, startOAuthState, takeOAuthState } from '../flow-states.repository.ts';
 import { withProviderIdentity } from '../identities.service.ts';
 import type { Pkce } from '../pkce.ts';
-import { startSession } from '../sessions.ts';
+import { startSession } from '../sessions.service.ts';
 import { sealProviderToken } from './provider-tokens.ts';
 import {
   authorizationUrl,

@@ -5,7 +5,7 @@ import type { AuthContext, RequestInfo } from '../context.ts';
 import { AuthError, errors } from '../errors.ts';
 import type { Authenticated } from '../guard.ts';
 import { withProviderIdentity } from '../identities.service.ts';
-import { type SessionJson, startSession } from '../sessions.ts';
+import { type SessionJson, startSession } from '../sessions.service.ts';
 import { ProviderError, verifyIdToken } from './providers.ts';
 
 export const idTokenBody = z.object({

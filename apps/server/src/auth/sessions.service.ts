@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client.ts';
-import { audit } from './audit.ts';
+import { audit } from './audit.repository.ts';
 import type { AuthContext, RequestInfo } from './context.ts';
 import { sha256Hex } from './crypto.ts';
 import { errors } from './errors.ts';
