@@ -15,7 +15,7 @@ import {
   updateIdentity,
   updateUser,
 } from './users.repository.ts';
-import { createUser, insertProviderIdentity } from './users.service.ts';
+import { insertProviderIdentity, signUpUser } from './users.service.ts';
 import { findUserByEmail, isBanned } from './users.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -113,8 +113,7 @@ async function resolveIdentity(
   }
 
   if (ctx.auth.disableSignup) return errors.signupDisabled();
-  const user = await createUser(tx, { provider: identity, aud: ctx.auth.jwtAud, now });
-  await audit(tx, info, 'user_signedup', user.id, { provider: identity.provider });
+  const user = await signUpUser(tx, info, { provider: identity, aud: ctx.auth.jwtAud, now });
   return user;
 }
 

@@ -6,7 +6,7 @@ import { errors } from './errors.ts';
 import { assertPasswordAcceptable, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, assertSmsChannel, sendAuthSms } from './phone.ts';
 import { startSession } from './sessions.service.ts';
-import { createUser } from './users.service.ts';
+import { signUpUser } from './users.service.ts';
 import { fakeUserJson, identitiesOf, userJson } from './users.ts';
 
 /** The phone half of /signup (GoTrue's behaviour with an SMS provider): codes go out by SMS. */
@@ -55,29 +55,26 @@ export async function phoneSignup(
     if (autoconfirm) {
       return await ctx.db.transaction(async (tx) => {
         const now = ctx.clock();
-        const user = await createUser(tx, {
+        const user = await signUpUser(tx, info, {
           phone: { address: phone, confirmed: true },
-          encryptedPassword: encryptedPassword,
-          userMetadata: userMetadata,
+          encryptedPassword,
+          userMetadata,
           now,
           aud: ctx.auth.jwtAud,
         });
-        await audit(tx, info, 'user_signedup', user.id, { provider: 'phone' });
         return startSession(ctx, tx, user, 'password', info);
       });
     }
     await phoneChannel.claimSlot(ctx, phone);
     const user = await ctx.db.transaction(async (tx) => {
       const now = ctx.clock();
-      const created = await createUser(tx, {
+      return signUpUser(tx, info, {
         phone: { address: phone, confirmed: false },
-        encryptedPassword: encryptedPassword,
-        userMetadata: userMetadata,
+        encryptedPassword,
+        userMetadata,
         now,
         aud: ctx.auth.jwtAud,
       });
-      await audit(tx, info, 'user_signedup', created.id, { provider: 'phone' });
-      return created;
     });
     await sendCode(ctx, info, phoneChannel, user, phone, 'confirm');
     const fresh = (await phoneChannel.findUser(ctx.db, phone)) ?? user;

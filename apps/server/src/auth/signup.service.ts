@@ -10,7 +10,7 @@ import { pkceFromBody } from './pkce.ts';
 import { claimSendSlot } from './rate-limit.ts';
 import { resolveRedirect } from './redirect.ts';
 import { startSession } from './sessions.service.ts';
-import { createUser } from './users.service.ts';
+import { signUpUser } from './users.service.ts';
 import {
   fakeUserJson,
   findUserByEmail,
@@ -57,8 +57,11 @@ async function anonymousSignup(
   if (!ctx.auth.anonymousSignInsEnabled) throw errors.anonymousDisabled();
   if (ctx.auth.disableSignup) throw errors.signupDisabled();
   return ctx.db.transaction(async (tx) => {
-    const user = await createUser(tx, { userMetadata, now: ctx.clock(), aud: ctx.auth.jwtAud });
-    await audit(tx, info, 'user_signedup', user.id, { provider: 'anonymous' });
+    const user = await signUpUser(tx, info, {
+      userMetadata,
+      now: ctx.clock(),
+      aud: ctx.auth.jwtAud,
+    });
     return startSession(ctx, tx, user, 'anonymous', info);
   });
 }
@@ -124,20 +127,19 @@ async function emailSignup(
   try {
     if (ctx.auth.mailerAutoconfirm) {
       return await ctx.db.transaction(async (tx) => {
-        const user = await createUser(tx, {
+        const user = await signUpUser(tx, info, {
           email: { address: email, confirmed: true },
           encryptedPassword,
           userMetadata,
           now: ctx.clock(),
           aud: ctx.auth.jwtAud,
         });
-        await audit(tx, info, 'user_signedup', user.id, { provider: 'email' });
         return startSession(ctx, tx, user, 'password', info);
       });
     }
     await claimSendSlot(ctx.db, ctx.clock, email, ctx.auth.smtpMaxFrequency);
     const { user, link } = await ctx.db.transaction(async (tx) => {
-      const created = await createUser(tx, {
+      const created = await signUpUser(tx, info, {
         email: { address: email, confirmed: false },
         encryptedPassword,
         userMetadata,
@@ -153,7 +155,6 @@ async function emailSignup(
         redirectTo,
         pkce,
       );
-      await audit(tx, info, 'user_signedup', created.id, { provider: 'email' });
       return { user: created, link: issued };
     });
     await sendAuthEmail(

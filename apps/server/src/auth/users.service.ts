@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client.ts';
+import { audit } from './audit.repository.ts';
+import type { RequestInfo } from './context.ts';
 import type { ProviderIdentity } from './oauth/providers.ts';
 import {
   type Channel,
@@ -91,6 +93,15 @@ export async function createUser(tx: Tx, input: NewUser): Promise<UserRow> {
       updatedAt: now,
     });
   }
+  return user;
+}
+
+/** A sign-up (not the admin API's creation): the new account and its `user_signedup` row. */
+export async function signUpUser(tx: Tx, info: RequestInfo, input: NewUser): Promise<UserRow> {
+  const user = await createUser(tx, input);
+  const provider =
+    input.provider?.provider ?? (input.email ? 'email' : input.phone ? 'phone' : 'anonymous');
+  await audit(tx, info, 'user_signedup', user.id, { provider });
   return user;
 }
 

@@ -29,7 +29,7 @@ import { authenticationMethodFor, issueAuthCode, pkceFromBody } from './pkce.ts'
 import { underWrongCodeLimit } from './rate-limit.ts';
 import { isAllowedRedirect, resolveRedirect } from './redirect.ts';
 import { type SessionJson, startSession } from './sessions.service.ts';
-import { createUser } from './users.service.ts';
+import { signUpUser } from './users.service.ts';
 import { findUserByEmail, normaliseEmail } from './users.ts';
 
 type Optional<T> = T | null | undefined;
@@ -307,14 +307,13 @@ export async function sendOtp(
         if (!user?.emailConfirmedAt) {
           const target =
             user ??
-            (await createUser(tx, {
+            (await signUpUser(tx, info, {
               email: { address: email, confirmed: false },
               encryptedPassword: null,
               userMetadata: body.data ?? {},
               now,
               aud: ctx.auth.jwtAud,
             }));
-          if (!user) await audit(tx, info, 'user_signedup', target.id, { provider: 'email' });
           const link = await issueToken(
             ctx,
             tx,
@@ -375,15 +374,13 @@ async function sendPhoneOtp(
     try {
       target = await ctx.db.transaction(async (tx) => {
         const now = ctx.clock();
-        const created = await createUser(tx, {
+        return signUpUser(tx, info, {
           phone: { address: phone, confirmed: false },
           encryptedPassword: null,
           userMetadata: body.data ?? {},
           now,
           aud: ctx.auth.jwtAud,
         });
-        await audit(tx, info, 'user_signedup', created.id, { provider: 'phone' });
-        return created;
       });
     } catch (error) {
       // A sign-up for the same number won the race; its own code is on the way.

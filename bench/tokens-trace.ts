@@ -1,0 +1,77 @@
+/**
+ * Where one token issue goes (issue 15): the statements the real app sends to PostgreSQL for
+ * one walk-in issued at the desk (the request bench/tokens.ts repeats), in order, with the
+ * ones run while the session row is locked marked. A diagnostic, not a benchmark: it counts
+ * round trips, it does not time them.
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/tokens-trace.ts
+ */
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { ephemeralKeys } from '../apps/server/src/auth/keys.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { createLifecycle } from '../apps/server/src/lib/lifecycle.ts';
+import { createLiveSession } from '../apps/server/src/test/live-session.ts';
+import { adminStatement } from './pg-admin.ts';
+
+const serverUrl = process.env.BENCH_DATABASE_URL;
+if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
+const name = `upnext_bench_trace_${process.pid}`;
+const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+await adminStatement(serverUrl, `create database ${name}`);
+try {
+  const config = {
+    ...loadConfig({
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      DATABASE_URL: url,
+    }),
+    webDistDir: '/nonexistent',
+  };
+  const database = await openDatabase({ driver: 'postgres', url });
+  await database.migrate();
+  const keys = ephemeralKeys();
+  const lifecycle = createLifecycle();
+  lifecycle.ready = true;
+  const app = await buildApp({ config, database, lifecycle, authKeys: keys });
+  const harness = { database, keys, config, app, lifecycle };
+  const live = await createLiveSession(harness as Parameters<typeof createLiveSession>[0]);
+
+  // Every statement any pool connection sends, while `statements` is set.
+  let statements: string[] | undefined;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = typeof first === 'string' ? first : (first?.text ?? '');
+    statements?.push(text.replace(/\s+/g, ' '));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+
+  const issue = () =>
+    app.inject({
+      method: 'POST',
+      url: '/api/queues/sessions/tokens',
+      headers: { authorization: `Bearer ${live.owner.accessToken}` },
+      payload: { sessionId: live.session.id, visitorName: 'Walk-in visitor' },
+    });
+  await issue(); // the first one warms caches (the queue's statistics, the key set)
+  statements = [];
+  const answer = await issue();
+  const traced = statements;
+  statements = undefined;
+
+  console.log(`One issue: HTTP ${answer.statusCode}, ${traced.length} statements`);
+  let locked = false;
+  for (const text of traced) {
+    if (/ for update/i.test(text) && /from "sessions"/.test(text)) locked = true;
+    console.log(`${locked ? 'L' : ' '} ${text.slice(0, 150)}`);
+    if (/^commit|^rollback/i.test(text)) locked = false;
+  }
+  console.log('L: while the session row is locked');
+  await app.close();
+  await database.close();
+} finally {
+  await adminStatement(serverUrl, `drop database if exists ${name}`);
+}
