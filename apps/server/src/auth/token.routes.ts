@@ -7,8 +7,7 @@ import { authenticate } from './guard.ts';
 import { idTokenBody, idTokenGrant } from './oauth/id-token.ts';
 import { exchangeAuthCode } from './pkce.ts';
 import { limitedBy } from './route.ts';
-import { refreshSession } from './sessions.service.ts';
-import { passwordGrant } from './token.service.ts';
+import { passwordGrant, refreshGrant } from './token.service.ts';
 
 // One endpoint, several grants: the body's shape depends on `grant_type`.
 const grantBodies = {
@@ -24,11 +23,8 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext): void {
     switch (grantType) {
       case 'password':
         return passwordGrant(ctx, parseBody(grantBodies.password, request.body), info);
-      case 'refresh_token': {
-        const body = parseBody(grantBodies.refresh_token, request.body);
-        if (!body.refresh_token) throw errors.validation('refresh_token required');
-        return refreshSession(ctx, body.refresh_token, info);
-      }
+      case 'refresh_token':
+        return refreshGrant(ctx, parseBody(grantBodies.refresh_token, request.body), info);
       case 'pkce':
         return exchangeAuthCode(ctx, parseBody(grantBodies.pkce, request.body), info);
       case 'id_token':

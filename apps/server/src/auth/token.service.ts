@@ -3,7 +3,7 @@ import { errors } from './errors.ts';
 import { burnPasswordCheck, checkPassword, hashPassword } from './passwords.ts';
 import { assertPhoneEnabled, findUserByPhone, normalisePhone } from './phone.ts';
 import { signInFailures } from './rate-limit.ts';
-import { type SessionJson, startSession } from './sessions.service.ts';
+import { refreshSession, type SessionJson, startSession } from './sessions.service.ts';
 import { updateUser } from './users.repository.ts';
 import { findUserByEmail, isBanned, normaliseEmail } from './users.ts';
 
@@ -49,6 +49,16 @@ export async function passwordGrant(ctx: AuthContext, body: PasswordSignIn, info
     return startSession(ctx, tx, user, 'password', info);
   });
   return withWeakPasswordNotice(ctx, session, body.password);
+}
+
+/** grant_type=refresh_token: the rotation rules are the session's (sessions.service.ts). */
+export async function refreshGrant(
+  ctx: AuthContext,
+  body: { refresh_token?: string | null | undefined },
+  info: RequestInfo,
+) {
+  if (!body.refresh_token) throw errors.validation('refresh_token required');
+  return refreshSession(ctx, body.refresh_token, info);
 }
 
 /** GoTrue signs in a password below today's policy, and says so. */

@@ -26,6 +26,8 @@ export interface Database {
   ping(): Promise<void>;
   /** The connection pool's state (PostgreSQL; PGlite has one connection and no pool). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** PGlite's data directory as a tarball, which `loadDataDir` starts another database from. */
+  dumpDataDir?(): Promise<Blob>;
   /**
    * Calls `onNotify` after each commit that ran `pg_notify(channel, ...)`, on any instance,
    * and once when listening (re)starts, for what was written meanwhile. Resolves to `unlisten`.
@@ -42,24 +44,32 @@ export type DatabaseOptions =
       /** Tests that overload the machine on purpose (races of hundreds) wait longer. */
       timeouts?: PostgresTimeouts;
     }
-  /** `dataDir` undefined keeps the database in memory (tests). */
-  | { driver: 'pglite'; dataDir?: string };
+  /**
+   * `dataDir` undefined keeps the database in memory (tests), which `loadDataDir` (a
+   * `dumpDataDir` tarball) fills instead of initdb: tests start from one migrated database.
+   */
+  | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
 const migrationsFolder = join(import.meta.dirname, 'migrations');
 // Any fixed number: serialises migrations across instances sharing one PostgreSQL.
 const MIGRATION_LOCK_ID = 727_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.driver === 'postgres' ? openPostgres(options) : openPglite(options.dataDir);
+  return options.driver === 'postgres'
+    ? openPostgres(options)
+    : openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir: Blob | undefined,
+): Promise<Database> {
   if (dataDir) {
     await mkdir(dirname(dataDir), { recursive: true });
     // A first start copies the build's migrated template instead of running initdb.
     if (!(await copyPgdataTemplate(dataDir))) await mkdir(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, { loadDataDir });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -69,6 +79,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     ping: async () => {
       await client.query('select 1');
     },
+    dumpDataDir: () => client.dumpDataDir('none'),
     listen: async (channel, onNotify) => {
       const unlisten = await client.listen(channel, () => onNotify());
       onNotify();

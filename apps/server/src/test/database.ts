@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase, POSTGRES_TIMEOUTS } from '../db/client.ts';
 
 /**
@@ -25,11 +27,15 @@ const raceTimeouts = {
   poolWaitMs: 120_000,
 };
 
+/** The migrated data directory the global set-up made (pglite-template.global.ts), read once. */
+let pgliteTemplate: Promise<Blob> | undefined;
+
 /** A fresh, migrated database of its own: in memory for PGlite, a new database on the server. */
 export async function createTestDatabase(driver: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (driver === 'pglite') {
-    const database = await openDatabase({ driver: 'pglite' });
-    await database.migrate();
+    pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
+    const database = await openDatabase({ driver: 'pglite', loadDataDir: await pgliteTemplate });
+    await database.migrate(); // nothing left to apply: checks the template is current
     return database;
   }
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
