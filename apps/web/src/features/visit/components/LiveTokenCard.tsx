@@ -111,7 +111,6 @@ export function TokenNumber({
  * token awaiting payment shows what to pay and the hold's time left, a paid one its refund.
  */
 export function LiveTokenCard({ token, price }: { token: QueueToken; price?: Price | null }) {
-  const { t, i18n } = useTranslation('visit');
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
       <Stack gap="md">

@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { EmptyBlock, LoadingList } from '../../../components/StateViews.tsx';
 import { formatInstant } from '../../../entities/token/format.ts';
-import { TokenStatusBadge } from '../../../entities/token/TokenStatusBadge.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useLiveTopic } from '../../../lib/realtime-cache.ts';
 import { publicRealtime } from '../../../lib/stomp-client.ts';
