@@ -7,39 +7,17 @@
  */
 
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.ts';
-import { ephemeralKeys } from '../apps/server/src/auth/keys.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { queueTokens, sessions } from '../apps/server/src/db/schema/index.ts';
-import { createLifecycle } from '../apps/server/src/lib/lifecycle.ts';
-import { createLiveSession } from '../apps/server/src/test/live-session.ts';
+import { appWithLiveSession } from './tokens-app.ts';
 
-const config = {
-  ...loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SEED_DEMO_DATA: 'false',
-  }),
-  webDistDir: '/nonexistent',
-};
+const databaseUrl = process.env.DATABASE_URL;
 const database = await openDatabase(
-  config.databaseUrl
-    ? { driver: 'postgres', url: config.databaseUrl, poolSize: 20 }
+  databaseUrl
+    ? { driver: 'postgres', url: databaseUrl, poolSize: 20 }
     : { driver: 'pglite', dataDir: process.env.BENCH_DATA_DIR as string },
 );
-await database.migrate();
-const keys = ephemeralKeys();
-const lifecycle = createLifecycle();
-lifecycle.ready = true;
-const app = await buildApp({ config, database, lifecycle, authKeys: keys });
-const harness = { database, keys, config, app, lifecycle };
-const live = await createLiveSession(harness as Parameters<typeof createLiveSession>[0], {
-  capacity: 100_000,
-});
+const { app, live } = await appWithLiveSession(database);
 const waiting = Number(process.env.BENCH_WAITING ?? 0);
 const now = new Date();
 // Straight rows in batches: issuing them through the API would take minutes.

@@ -7,13 +7,9 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/tokens-trace.ts
  */
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.ts';
-import { ephemeralKeys } from '../apps/server/src/auth/keys.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { createLifecycle } from '../apps/server/src/lib/lifecycle.ts';
-import { createLiveSession } from '../apps/server/src/test/live-session.ts';
 import { adminStatement } from './pg-admin.ts';
+import { appWithLiveSession } from './tokens-app.ts';
 
 const serverUrl = process.env.BENCH_DATABASE_URL;
 if (!serverUrl) throw new Error('BENCH_DATABASE_URL is not set');
@@ -21,23 +17,8 @@ const name = `upnext_bench_trace_${process.pid}`;
 const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
 await adminStatement(serverUrl, `create database ${name}`);
 try {
-  const config = {
-    ...loadConfig({
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'error',
-      DATABASE_URL: url,
-    }),
-    webDistDir: '/nonexistent',
-  };
   const database = await openDatabase({ driver: 'postgres', url });
-  await database.migrate();
-  const keys = ephemeralKeys();
-  const lifecycle = createLifecycle();
-  lifecycle.ready = true;
-  const app = await buildApp({ config, database, lifecycle, authKeys: keys });
-  const harness = { database, keys, config, app, lifecycle };
-  const live = await createLiveSession(harness as Parameters<typeof createLiveSession>[0]);
+  const { app, live } = await appWithLiveSession(database);
 
   // Every statement any pool connection sends, while `statements` is set.
   let statements: string[] | undefined;
