@@ -1,4 +1,5 @@
 import { defaultLanguage, type Language, languages } from '@upnext/contract/languages';
+import { escapeHtml } from '../lib/html.ts';
 import type { MailMessage } from './mailer.ts';
 
 /**
@@ -248,15 +249,6 @@ const arabic: Texts = {
 };
 
 const textsOf: Record<Language, Texts> = { en: english, fr: french, ar: arabic };
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** The auth email of `kind`, in `language` (the page's that asked for it; else English). */
 export function renderAuthEmail(

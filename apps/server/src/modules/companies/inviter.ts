@@ -4,11 +4,8 @@ import { inviteUserByEmail } from '../../auth/invite.ts';
 import { findUserByEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { InviteUser } from './companies.service.ts';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Tells someone who already has an account that a team invited them. */
 async function sendInvitationNotice(

@@ -1,4 +1,5 @@
 import { defaultLanguage, type Language, languages } from '@upnext/contract/languages';
+import { escapeHtml } from '../../lib/html.ts';
 
 /** What every visitor message may mention. */
 export type TokenMessageData = {
@@ -36,15 +37,6 @@ export type RenderedMessage = {
   html: string;
   sms: string;
 };
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** One language's words for every message: the one place they are written. */
 type Texts = {
