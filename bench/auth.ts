@@ -18,7 +18,7 @@
  * much of a sign-in is the password hash.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hash, verify } from '@node-rs/argon2';
 import autocannon, { type Options as CannonOptions } from 'autocannon';
 import pg from 'pg';
+import { processCpuSeconds } from './proc.ts';
 
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -42,12 +43,6 @@ const PASSWORD = 'a benchmark password';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const log = (message: string) => console.error(`[auth bench] ${message}`);
-
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ ticks
-}
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
   const response = await fetch(url, {
@@ -147,9 +142,9 @@ async function main() {
       setup: () => CannonOptions,
     ): Promise<Record<string, unknown>> {
       if (warmup > 0) await autocannon({ ...setup(), duration: warmup });
-      const cpuBefore = await cpuSeconds(pid);
+      const cpuBefore = await processCpuSeconds(pid);
       const result = await autocannon({ ...setup(), duration });
-      const cpu = (await cpuSeconds(pid)) - cpuBefore;
+      const cpu = (await processCpuSeconds(pid)) - cpuBefore;
       const row = {
         title,
         requestsPerSecond: Math.round(result.requests.mean),

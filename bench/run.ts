@@ -38,7 +38,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { cpus, freemem, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,6 +47,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Result as CannonResult } from 'autocannon';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { machineCpuSeconds, processCpuSeconds, processMemoryKiB } from './proc.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -183,44 +184,7 @@ function httpGet(url: string, timeoutMs = 5_000): Promise<HttpAnswer> {
   });
 }
 
-type Memory = { rssKiB: number; hwmKiB: number };
-
-/** VmRSS and VmHWM (peak) of a process, in KiB, from /proc. */
-async function readMemory(pid: number): Promise<Memory> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => {
-    const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
-    if (!match?.[1]) throw new Error(`no ${name} in /proc/${pid}/status`);
-    return Number(match[1]);
-  };
-  return { rssKiB: field('VmRSS'), hwmKiB: field('VmHWM') };
-}
-
-/** User + system CPU seconds a process has used so far, from /proc/<pid>/stat. */
-async function readCpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which sits in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-  return ticks / CLOCK_TICKS_PER_SECOND;
-}
-
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ; `getconf CLK_TCK` is 100 on Linux
-
-/** Busy and stolen CPU seconds of the whole machine (all cores) so far, from /proc/stat. */
-async function readMachineCpuSeconds(): Promise<{ busy: number; steal: number }> {
-  const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0] ?? '';
-  // cpu user nice system idle iowait irq softirq steal guest guest_nice
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  return {
-    busy: (user + nice + system + irq + softirq) / CLOCK_TICKS_PER_SECOND,
-    steal: steal / CLOCK_TICKS_PER_SECOND,
-  };
-}
+type Memory = Awaited<ReturnType<typeof processMemoryKiB>>;
 
 // ---------------------------------------------------------------------------------------------
 // The server under test
@@ -519,7 +483,7 @@ async function runMode(database: 'PGlite' | 'PostgreSQL'): Promise<ModeResult> {
     log(`${database}: first start ${i}/${options.firstStarts}: ${ms(server.toReadyLineMs)}`);
     if (i === options.firstStarts) {
       await sleep(options.idleSeconds * 1000);
-      idleAfterFirstStart = await readMemory(server.pid);
+      idleAfterFirstStart = await processMemoryKiB(server.pid);
     }
     const stopped = await stop(server, `${database} first start ${i}`);
     firstStarts.push({
@@ -549,7 +513,7 @@ async function runMode(database: 'PGlite' | 'PostgreSQL'): Promise<ModeResult> {
 
   // 3. Memory: idle after start; a warm-up of a few hundred requests; idle again.
   await sleep(options.idleSeconds * 1000);
-  const idleAfterLaterStart = await readMemory(running.pid);
+  const idleAfterLaterStart = await processMemoryKiB(running.pid);
   for (const path of ['/api/health', '/']) {
     await autocannon({
       url: running.url + path,
@@ -558,7 +522,7 @@ async function runMode(database: 'PGlite' | 'PostgreSQL'): Promise<ModeResult> {
     });
   }
   await sleep(options.idleSeconds * 1000);
-  const idleAfterWarmupKiB = (await readMemory(running.pid)).rssKiB;
+  const idleAfterWarmupKiB = (await processMemoryKiB(running.pid)).rssKiB;
 
   // 4. What GET / serves: the SPA index only when apps/web/dist was built.
   const index = await httpGet(`${running.url}/`);
@@ -587,9 +551,9 @@ async function runMode(database: 'PGlite' | 'PostgreSQL'): Promise<ModeResult> {
       });
     }
     log(`${database}: load GET ${path} for ${options.duration} s at ${options.connections} conns`);
-    const serverCpuBefore = await readCpuSeconds(running.pid);
+    const serverCpuBefore = await processCpuSeconds(running.pid);
     const benchCpuBefore = process.cpuUsage();
-    const machineBefore = await readMachineCpuSeconds();
+    const machineBefore = await machineCpuSeconds();
     const wallBefore = performance.now();
     const result = await autocannon({
       url: running.url + path,
@@ -598,9 +562,9 @@ async function runMode(database: 'PGlite' | 'PostgreSQL'): Promise<ModeResult> {
       title: `${database} GET ${path}`,
     });
     const wallSeconds = (performance.now() - wallBefore) / 1000;
-    const serverCpu = (await readCpuSeconds(running.pid)) - serverCpuBefore;
+    const serverCpu = (await processCpuSeconds(running.pid)) - serverCpuBefore;
     const benchCpu = process.cpuUsage(benchCpuBefore);
-    const machineAfter = await readMachineCpuSeconds();
+    const machineAfter = await machineCpuSeconds();
     const benchCpuSeconds = (benchCpu.user + benchCpu.system) / 1e6;
     const machineBusy = machineAfter.busy - machineBefore.busy;
     load.push({
@@ -615,7 +579,7 @@ async function runMode(database: 'PGlite' | 'PostgreSQL'): Promise<ModeResult> {
     });
     await sleep(1000);
   }
-  const afterLoad = await readMemory(running.pid);
+  const afterLoad = await processMemoryKiB(running.pid);
   const lastStop = await stop(running, `${database} later start ${options.laterStarts} (load)`);
   laterStarts.push({
     toReadyLineMs: running.toReadyLineMs,

@@ -18,12 +18,13 @@
  * BENCH_SERVER_ENTRY=apps/server/src/serve.ts starts the server without the compile cache.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processCpuSeconds, processMemoryKiB } from './proc.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 5);
@@ -43,19 +44,6 @@ type Sample = {
   idleRssKiB: number;
   idleHwmKiB: number;
 };
-
-async function procStatus(pid: number): Promise<{ rss: number; hwm: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
-}
-
-/** User + system CPU seconds of a process and its threads (the WASM compiler's included). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, USER_HZ = 100
-}
 
 function getStatus(url: string): Promise<number> {
   return new Promise((done) => {
@@ -93,17 +81,17 @@ async function measure(args: string[], env: NodeJS.ProcessEnv, cwd = repoRoot): 
       while ((await getStatus(`${url}/api/health`)) !== 200) await sleep(2);
       toFirstOkMs = performance.now() - t0;
     }
-    const cpuAtReadyS = await cpuSeconds(pid);
-    const { hwm: hwmAtReadyKiB } = await procStatus(pid);
+    const cpuAtReadyS = await processCpuSeconds(pid);
+    const { hwmKiB: hwmAtReadyKiB } = await processMemoryKiB(pid);
     await sleep(idleSeconds * 1000);
-    const idle = await procStatus(pid);
+    const idle = await processMemoryKiB(pid);
     return {
       toReadyMs,
       toFirstOkMs,
       cpuAtReadyS,
       hwmAtReadyKiB,
-      idleRssKiB: idle.rss,
-      idleHwmKiB: idle.hwm,
+      idleRssKiB: idle.rssKiB,
+      idleHwmKiB: idle.hwmKiB,
     };
   } finally {
     child.kill('SIGTERM');

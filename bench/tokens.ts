@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { adminStatement } from './pg-admin.ts';
+import { machineCpuSeconds, processCpuSeconds } from './proc.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -37,6 +38,9 @@ type Row = {
   /** Answers other than 2xx, and requests with no answer within autocannon's 10 s. */
   refused: number;
   timeouts: number;
+  /** CPU per issue, ms: the app's process (all its threads), and the whole machine's. */
+  serverCpuMs: number;
+  machineCpuMs: number;
 };
 
 function withDatabase(url: string, name: string) {
@@ -78,8 +82,13 @@ async function measureApp(label: string, env: Record<string, string>): Promise<R
         body: JSON.stringify({ sessionId, visitorName: 'Walk-in visitor' }),
       });
     await run(3); // warm-up, discarded
+    const serverBefore = await processCpuSeconds(child.pid as number);
+    const machineBefore = await machineCpuSeconds();
     const result = await run(duration);
+    const serverCpu = (await processCpuSeconds(child.pid as number)) - serverBefore;
+    const machineCpu = (await machineCpuSeconds()).busy - machineBefore.busy;
     const ok = result['2xx'];
+    const perIssueMs = (seconds: number) => (ok ? Math.round((seconds * 10_000) / ok) / 10 : 0);
     return {
       database: label,
       issuesPerSecond: Math.round(ok / duration),
@@ -87,6 +96,8 @@ async function measureApp(label: string, env: Record<string, string>): Promise<R
       p99: result.latency.p99,
       refused: result.non2xx,
       timeouts: result.timeouts,
+      serverCpuMs: perIssueMs(serverCpu),
+      machineCpuMs: perIssueMs(machineCpu),
     };
   } finally {
     child.kill('SIGTERM');
@@ -169,12 +180,14 @@ async function measurePgbench(
 console.log(
   `\nToken issues (POST /api/queues/sessions/tokens), ${connections} connections, ${duration} s, ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}\n`,
 );
-console.log('| Database | Line before | Issues/s | p50 ms | p99 ms | Not 2xx | Timed out (10 s) |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  '| Database | Line before | Issues/s | p50 ms | p99 ms | Not 2xx | Timed out (10 s) | CPU ms per issue: app / machine |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 /** Each row as soon as it is measured: a long run shows its figures while it goes on. */
 function print(row: Row, waiting: number) {
   console.log(
-    `| ${row.database} | ${waiting} | ${row.issuesPerSecond} | ${row.p50} | ${row.p99} | ${row.refused} | ${row.timeouts} |`,
+    `| ${row.database} | ${waiting} | ${row.issuesPerSecond} | ${row.p50} | ${row.p99} | ${row.refused} | ${row.timeouts} | ${row.serverCpuMs} / ${row.machineCpuMs} |`,
   );
 }
 const lines = [...new Set([0, waitingLine])];
@@ -208,7 +221,7 @@ if (serverUrl) {
   try {
     const raw = await measurePgbench(withDatabase(serverUrl, rawDb));
     console.log(
-      `| pgbench, same transaction in bare SQL (${raw.clients} clients) | 0 | ${raw.tps} | ${raw.p50} | ${raw.p99} | 0 | 0 |`,
+      `| pgbench, same transaction in bare SQL (${raw.clients} clients) | 0 | ${raw.tps} | ${raw.p50} | ${raw.p99} | 0 | 0 | - |`,
     );
     if (app)
       console.log(
