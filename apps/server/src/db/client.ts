@@ -70,7 +70,7 @@ async function openPglite(
     if (!(await copyPgdataTemplate(dataDir))) await mkdir(dataDir, { recursive: true });
   }
   const client = await PGlite.create(dataDir, { loadDataDir });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(onePerTurn(client), { schema }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
@@ -87,6 +87,41 @@ async function openPglite(
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * PGlite runs on this thread, and its work goes on in promise callbacks that never wait for
+ * I/O: under load, one turn of the event loop would run many requests' statements back to
+ * back, and Node, which accepts one new connection per turn, would leave clients waiting
+ * seconds to connect. So statements and transactions (each whole) start one per turn, in the
+ * order they were asked for.
+ */
+function onePerTurn(client: PGlite): PGlite {
+  const waiting: Array<() => void> = [];
+  let scheduled = false;
+  const next = () => {
+    waiting.shift()?.();
+    scheduled = waiting.length > 0;
+    if (scheduled) setImmediate(next);
+  };
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(next);
+      }
+    });
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'query' && property !== 'exec' && property !== 'transaction') return value;
+      return async (...args: unknown[]) => {
+        await turn();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /**
