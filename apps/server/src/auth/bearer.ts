@@ -9,7 +9,7 @@ import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AuthKeyError, type AuthKeys } from './keys.ts';
-import { findSession, type SessionRow } from './sessions.service.ts';
+import { findSessionWithUser, type SessionRow } from './sessions.service.ts';
 import { findUserById, isBanned, type UserRow } from './users.ts';
 
 /**
@@ -59,6 +59,8 @@ export type VerifiedBearer = {
   /** Signed by a hosted project (its JWKS or the shared JWT_SECRET), not by our key. */
   hosted: boolean;
   session: SessionRow | undefined;
+  /** The session's user when live, read with the session (bearerUser needs no second read). */
+  sessionUser: UserRow | undefined;
 };
 
 export function hostedJwksOf(auth: AuthConfig) {
@@ -135,15 +137,17 @@ export async function verifyBearer(
     throw new BearerError('audience', "token audience doesn't match request audience");
   }
   let session: SessionRow | undefined;
+  let sessionUser: UserRow | undefined;
   if (claims.session_id !== undefined && !hosted) {
     const id = claims.session_id;
     if (typeof id !== 'string' || !UUID.test(id)) throw sessionGone();
-    session = await findSession(deps.db, id);
-    if (!session || (claims.sub !== undefined && session.userId !== claims.sub)) {
+    const found = await findSessionWithUser(deps.db, id);
+    if (!found || (claims.sub !== undefined && found.session.userId !== claims.sub)) {
       throw sessionGone();
     }
+    ({ session, user: sessionUser } = found);
   }
-  return { claims, hosted, session };
+  return { claims, hosted, session, sessionUser };
 }
 
 const sessionGone = () =>
@@ -164,7 +168,8 @@ export async function bearerUser(
   if (typeof claims.sub !== 'string' || !UUID.test(claims.sub)) {
     throw new BearerError('sub', 'invalid claim: sub claim must be a UUID');
   }
-  let user = await findUserById(deps.db, claims.sub);
+  // With a session, its user is the sub's (verifyBearer checked) and was read with it.
+  let user = session ? verified.sessionUser : await findUserById(deps.db, claims.sub);
   if (!user && hosted && shadow) user = await shadow(claims);
   if (!user) throw new BearerError('user', 'User from sub claim in JWT does not exist');
   if (!hosted && !session) throw sessionGone();

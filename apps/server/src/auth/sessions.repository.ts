@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
-import { type AmrEntry, authRefreshTokens, authSessions } from '../db/schema/auth.ts';
+import { type AmrEntry, authRefreshTokens, authSessions, authUsers } from '../db/schema/auth.ts';
+import { isLiveUser, type UserRow } from './users.repository.ts';
 
 export type SessionRow = typeof authSessions.$inferSelect;
 export type RefreshRow = typeof authRefreshTokens.$inferSelect;
@@ -11,9 +12,20 @@ export async function insertSession(tx: Tx, values: NewSession): Promise<Session
   return session as SessionRow;
 }
 
-export async function findSession(db: Db | Tx, id: string): Promise<SessionRow | undefined> {
-  const [session] = await db.select().from(authSessions).where(eq(authSessions.id, id));
-  return session;
+/**
+ * The session and its user, if live, in one statement: what every bearer check reads
+ * (bearer.ts), so a request pays one round trip for both.
+ */
+export async function findSessionWithUser(
+  db: Db | Tx,
+  id: string,
+): Promise<{ session: SessionRow; user: UserRow | undefined } | undefined> {
+  const [row] = await db
+    .select({ session: authSessions, user: authUsers })
+    .from(authSessions)
+    .leftJoin(authUsers, and(eq(authUsers.id, authSessions.userId), isLiveUser))
+    .where(eq(authSessions.id, id));
+  return row && { session: row.session, user: row.user ?? undefined };
 }
 
 /** The session, locked: concurrent refreshes of one session run one after the other. */

@@ -22,7 +22,7 @@ import {
 import { updateUser } from './users.repository.ts';
 import { findUserById, identitiesOf, isBanned, type UserRow, userJson } from './users.ts';
 
-export { endSessions, findSession, type SessionRow } from './sessions.repository.ts';
+export { endSessions, findSessionWithUser, type SessionRow } from './sessions.repository.ts';
 
 /**
  * The refresh token handed out for a row: an HMAC of the row id under a key derived from the

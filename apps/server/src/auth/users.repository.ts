@@ -39,12 +39,11 @@ const columns = {
   },
 };
 
+/** A user that exists for sign-ins and tokens: not deleted (soft-deleted rows stay a while). */
+export const isLiveUser = isNull(authUsers.deletedAt);
+
 async function findUserWhere(db: Queryable, where: SQL | undefined): Promise<UserRow | undefined> {
-  const [user] = await db
-    .select()
-    .from(authUsers)
-    .where(and(where, isNull(authUsers.deletedAt)))
-    .limit(1);
+  const [user] = await db.select().from(authUsers).where(and(where, isLiveUser)).limit(1);
   return user;
 }
 
