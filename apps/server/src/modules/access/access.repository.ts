@@ -1,4 +1,4 @@
-import { and, eq, exists, inArray, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { type CompanyRole, companyUsers } from '../../db/schema/companies.ts';
@@ -19,17 +19,23 @@ export type Ties = {
 
 const never = sql<boolean>`false`;
 
-/** Every tie of a user to what a request is about, in one query. */
-export async function tiesOf(
-  db: Queryable,
-  userId: string,
-  about: {
-    companyId?: string | undefined;
-    queueId?: string | undefined;
-    subQueueId?: string | null | undefined;
-    userId?: string | undefined;
-  },
-): Promise<Ties> {
+/**
+ * What a request is about: ids, or columns of the statement the ties are read in (a session
+ * locked with its caller's ties: `tiesColumns`).
+ */
+type About = {
+  companyId?: string | SQLWrapper | undefined;
+  queueId?: string | SQLWrapper | undefined;
+  subQueueId?: string | SQLWrapper | null | undefined;
+  userId?: string | undefined;
+};
+
+/**
+ * Every tie of a user to what a request is about, as one column each: for a statement of its
+ * own (`tiesOf`) or for one that also reads what the request is about. Read the row with
+ * `tiesFromRow`.
+ */
+export function tiesColumns(db: Queryable, userId: string, about: About) {
   const role = about.companyId
     ? sql<CompanyRole | null>`(${db
         .select({ role: companyUsers.role })
@@ -43,6 +49,7 @@ export async function tiesOf(
         )
         .limit(1)})`
     : sql<CompanyRole | null>`null`;
+  // A column may be null (a session outside any sub-queue): then nothing matches, as with none.
   const assigned = about.subQueueId
     ? exists(
         db
@@ -85,25 +92,33 @@ export async function tiesOf(
           ),
       )
     : never;
-  const result = await db.execute(
-    sql`select ${role} as role, ${assigned} as assigned, ${approved} as approved, ${administers} as administers`,
-  );
-  const [row] = (
-    result as unknown as {
-      rows: Array<{
-        role: CompanyRole | null;
-        assigned: boolean;
-        approved: boolean;
-        administers: boolean;
-      }>;
-    }
-  ).rows;
+  return { role, assigned, approved, administers };
+}
+
+/** The columns of `tiesColumns` as read back (the booleans are `exists` results). */
+type TiesRow = {
+  role?: CompanyRole | null | undefined;
+  assigned?: unknown;
+  approved?: unknown;
+  administers?: unknown;
+};
+
+export function tiesFromRow(row: TiesRow | undefined): Ties {
   return {
     role: row?.role ?? undefined,
     assigned: Boolean(row?.assigned),
     approved: Boolean(row?.approved),
     administers: Boolean(row?.administers),
   };
+}
+
+/** Every tie of a user to what a request is about, in one query. */
+export async function tiesOf(db: Queryable, userId: string, about: About): Promise<Ties> {
+  const { role, assigned, approved, administers } = tiesColumns(db, userId, about);
+  const result = await db.execute(
+    sql`select ${role} as role, ${assigned} as assigned, ${approved} as approved, ${administers} as administers`,
+  );
+  return tiesFromRow((result as unknown as { rows: TiesRow[] }).rows[0]);
 }
 
 /** The caller's ties to many queues and sessions at once: for filtering a list by the rule. */

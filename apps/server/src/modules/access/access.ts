@@ -230,8 +230,8 @@ export function plainStanding(caller: Caller): Standing {
   };
 }
 
-/** What the caller is to the target: one look-up of their ties, then plain data. */
-export async function standingOf(db: Queryable, caller: Caller, target: Target): Promise<Standing> {
+/** The standing that needs no look-up; undefined for a signed-in user and a real target. */
+function standingWithoutTies(caller: Caller, target: Target): Standing | undefined {
   // A status link's bearer holds its one token and is anonymous to everything else.
   if (caller.kind === 'status_link') {
     const self = target.kind === 'token' && target.tokenId === caller.tokenId;
@@ -244,12 +244,29 @@ export async function standingOf(db: Queryable, caller: Caller, target: Target):
     const noTies = { role: undefined, assigned: false, approved: false, administers: false };
     return standingFrom(caller, target, noTies);
   }
+  return undefined;
+}
+
+/** What the caller is to the target: one look-up of their ties, then plain data. */
+export async function standingOf(db: Queryable, caller: Caller, target: Target): Promise<Standing> {
+  const known = standingWithoutTies(caller, target);
+  if (known || caller.kind !== 'user') return known ?? plainStanding(caller);
   const ties = await repo.tiesOf(db, caller.userId, {
     companyId: companyOf(target),
     queueId: 'queueId' in target ? target.queueId : undefined,
     subQueueId: 'subQueueId' in target ? target.subQueueId : undefined,
     userId: target.kind === 'user' ? target.userId : undefined,
   });
+  return standingFrom(caller, target, ties);
+}
+
+/**
+ * `standingOf` from ties already read, in the statement that read the target
+ * (`repo.tiesColumns`): the same rule, one round trip fewer.
+ */
+export function standingGiven(caller: Caller, target: Target, ties: repo.Ties): Standing {
+  const known = standingWithoutTies(caller, target);
+  if (known || caller.kind !== 'user') return known ?? plainStanding(caller);
   return standingFrom(caller, target, ties);
 }
 

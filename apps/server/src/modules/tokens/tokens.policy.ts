@@ -1,11 +1,14 @@
 import type { Db, Tx } from '../../db/client.ts';
+import type { Ties } from '../access/access.repository.ts';
 import {
   type Action,
   allowedAmong,
+  assertMay,
   authorize,
   may,
   type QueueFacts,
   type Standing,
+  standingGiven,
   standingOf,
 } from '../access/access.ts';
 import type { Caller } from '../access/caller.ts';
@@ -41,6 +44,13 @@ export const authorizeSession = (
   action: Action,
   session: SessionContext,
 ): Promise<Standing> => authorize(db, caller, action, sessionTarget(session));
+
+/** `authorizeSession` with the caller's ties read with the session's lock (`lockSessionWithTies`). */
+export const authorizeLockedSession = (
+  caller: Caller,
+  action: Action,
+  { session, ties }: { session: SessionContext; ties: Ties },
+): Standing => assertMay(standingGiven(caller, sessionTarget(session), ties), action);
 
 export const authorizeToken = (
   db: Queryable,

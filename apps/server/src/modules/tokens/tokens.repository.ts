@@ -19,6 +19,7 @@ import {
   timedVisit,
   tokenWaitSeconds,
 } from '../../db/schema/tokens.ts';
+import { tiesColumns, tiesFromRow } from '../access/access.repository.ts';
 import { newSubscribeId } from '../users/users.repository.ts';
 
 type Queryable = Db | Tx;
@@ -74,9 +75,13 @@ export type SessionContext = {
   >]: (typeof sessionContext)[K]['_']['data'];
 } & { subQueueName: string | null };
 
-function selectSession(db: Queryable) {
+/** The session's context, and with it, when asked, a user's ties to the session. */
+function selectSession(
+  db: Queryable,
+  fields: typeof sessionContext & Partial<ReturnType<typeof tiesColumns>>,
+) {
   return db
-    .select(sessionContext)
+    .select(fields)
     .from(sessions)
     .innerJoin(queues, eq(queues.id, sessions.queueId))
     .innerJoin(companies, eq(companies.id, queues.companyId))
@@ -84,16 +89,37 @@ function selectSession(db: Queryable) {
 }
 
 export async function findSessionContext(db: Queryable, sessionId: string) {
-  const [row] = await selectSession(db).where(eq(sessions.id, sessionId)).limit(1);
+  const [row] = await selectSession(db, sessionContext).where(eq(sessions.id, sessionId)).limit(1);
   return row as SessionContext | undefined;
 }
 
 /** Locks the session row: every number and every call in a session goes one at a time. */
 export async function lockSessionContext(tx: Tx, sessionId: string) {
-  const [row] = await selectSession(tx)
+  const [row] = await selectSession(tx, sessionContext)
     .where(eq(sessions.id, sessionId))
     .for('update', { of: sessions });
   return row as SessionContext | undefined;
+}
+
+/**
+ * `lockSessionContext` with a user's ties to the session (the access rule's look-up) read in
+ * the same statement: a token issue asks the rule without a round trip under the lock.
+ */
+export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: string) {
+  const about = {
+    companyId: queues.companyId,
+    queueId: sessions.queueId,
+    subQueueId: sessions.subQueueId,
+  };
+  const [row] = await selectSession(tx, { ...sessionContext, ...tiesColumns(tx, userId, about) })
+    .where(eq(sessions.id, sessionId))
+    .for('update', { of: sessions });
+  if (!row) return undefined;
+  const { role, assigned, approved, administers, ...session } = row;
+  return {
+    session: session as SessionContext,
+    ties: tiesFromRow({ role, assigned, approved, administers }),
+  };
 }
 
 /**

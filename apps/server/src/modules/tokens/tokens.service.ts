@@ -49,6 +49,7 @@ import {
 } from './tokens.payments.ts';
 import {
   authorizeFigures,
+  authorizeLockedSession,
   authorizeSession,
   authorizeToken,
   readsAllTokens,
@@ -352,9 +353,10 @@ async function lockForIssue(
   sessionId: string,
   idempotencyKey: string | undefined,
 ) {
-  const session = await repo.lockSessionContext(tx, sessionId);
-  if (!session) throw notFoundError.session();
-  const access = await authorizeSession(tx, caller, 'token.take', session);
+  const locked = await repo.lockSessionWithTies(tx, sessionId, caller.userId);
+  if (!locked) throw notFoundError.session();
+  const { session } = locked;
+  const access = authorizeLockedSession(caller, 'token.take', locked);
   const earlier = await earlierAttempt(tx, caller, sessionId, idempotencyKey);
   return { session, access, staff: isMember(access), earlier };
 }
