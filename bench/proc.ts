@@ -1,5 +1,5 @@
 /** Readings of a process and of the machine from /proc, for the benchmarks that spawn servers. */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ; `getconf CLK_TCK` is 100 on Linux
 
@@ -36,4 +36,26 @@ export async function processMemoryKiB(pid: number): Promise<{ rssKiB: number; h
     return Number(match[1]);
   };
   return { rssKiB: field('VmRSS'), hwmKiB: field('VmHWM') };
+}
+
+/**
+ * CPU seconds used so far by the PostgreSQL server on this machine: its live processes, plus
+ * what its exited backends used (reaped by the postmaster, so counted in its children's time),
+ * so a benchmark's PostgreSQL work is measured even when its connections are gone.
+ */
+export async function postgresCpuSeconds(): Promise<number> {
+  let ticks = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const open = stat.indexOf('(');
+    const close = stat.lastIndexOf(')');
+    if (!stat.slice(open + 1, close).startsWith('postgres')) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    const parent = await readFile(`/proc/${fields[1]}/comm`, 'utf8').catch(() => '');
+    // The postmaster: its reaped children's time (cutime, cstime).
+    if (!parent.startsWith('postgres')) ticks += Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
 }

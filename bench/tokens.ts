@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { adminStatement } from './pg-admin.ts';
-import { machineCpuSeconds, processCpuSeconds } from './proc.ts';
+import { machineCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './proc.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -38,8 +38,9 @@ type Row = {
   /** Answers other than 2xx, and requests with no answer within autocannon's 10 s. */
   refused: number;
   timeouts: number;
-  /** CPU per issue, ms: the app's process (all its threads), and the whole machine's. */
+  /** CPU per issue, ms: the app's process (all its threads), PostgreSQL's, the whole machine's. */
   serverCpuMs: number;
+  postgresCpuMs: number;
   machineCpuMs: number;
 };
 
@@ -84,8 +85,10 @@ async function measureApp(label: string, env: Record<string, string>): Promise<R
     await run(3); // warm-up, discarded
     const serverBefore = await processCpuSeconds(child.pid as number);
     const machineBefore = await machineCpuSeconds();
+    const postgresBefore = await postgresCpuSeconds();
     const result = await run(duration);
     const serverCpu = (await processCpuSeconds(child.pid as number)) - serverBefore;
+    const postgresCpu = (await postgresCpuSeconds()) - postgresBefore;
     const machineCpu = (await machineCpuSeconds()).busy - machineBefore.busy;
     const ok = result['2xx'];
     const perIssueMs = (seconds: number) => (ok ? Math.round((seconds * 10_000) / ok) / 10 : 0);
@@ -97,6 +100,7 @@ async function measureApp(label: string, env: Record<string, string>): Promise<R
       refused: result.non2xx,
       timeouts: result.timeouts,
       serverCpuMs: perIssueMs(serverCpu),
+      postgresCpuMs: env.DATABASE_URL ? perIssueMs(postgresCpu) : 0,
       machineCpuMs: perIssueMs(machineCpu),
     };
   } finally {
@@ -106,9 +110,14 @@ async function measureApp(label: string, env: Record<string, string>): Promise<R
 }
 
 /** The same work as one token issue, as bare SQL: the ceiling the app is compared with. */
-async function measurePgbench(
-  url: string,
-): Promise<{ tps: number; p50: number; p99: number; clients: number }> {
+async function measurePgbench(url: string): Promise<{
+  tps: number;
+  p50: number;
+  p99: number;
+  clients: number;
+  postgresCpuMs: number;
+  machineCpuMs: number;
+}> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   // What the server still accepts: its limit, less the superusers' reserve and what is open
@@ -141,6 +150,8 @@ async function measurePgbench(
         '',
       ].join('\n'),
     );
+    const postgresBefore = await postgresCpuSeconds();
+    const machineBefore = await machineCpuSeconds();
     const output = execFileSync(
       'pgbench',
       [
@@ -159,7 +170,14 @@ async function measurePgbench(
       ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    const postgresCpu = (await postgresCpuSeconds()) - postgresBefore;
+    const machineCpu = (await machineCpuSeconds()).busy - machineBefore.busy;
     const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? 0);
+    const transactions = Number(
+      /number of transactions actually processed: (\d+)/.exec(output)?.[1] ?? 0,
+    );
+    const perTransactionMs = (seconds: number) =>
+      transactions ? Math.round((seconds * 10_000) / transactions) / 10 : 0;
     const latencies: number[] = [];
     for (const file of await readdir(dir)) {
       if (!file.startsWith('log')) continue;
@@ -171,7 +189,14 @@ async function measurePgbench(
     latencies.sort((a, b) => a - b);
     const at = (q: number) =>
       Math.round((latencies[Math.floor(q * (latencies.length - 1))] ?? 0) * 10) / 10;
-    return { tps: Math.round(tps), p50: at(0.5), p99: at(0.99), clients };
+    return {
+      tps: Math.round(tps),
+      p50: at(0.5),
+      p99: at(0.99),
+      clients,
+      postgresCpuMs: perTransactionMs(postgresCpu),
+      machineCpuMs: perTransactionMs(machineCpu),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -181,13 +206,13 @@ console.log(
   `\nToken issues (POST /api/queues/sessions/tokens), ${connections} connections, ${duration} s, ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}\n`,
 );
 console.log(
-  '| Database | Line before | Issues/s | p50 ms | p99 ms | Not 2xx | Timed out (10 s) | CPU ms per issue: app / machine |',
+  '| Database | Line before | Issues/s | p50 ms | p99 ms | Not 2xx | Timed out (10 s) | CPU ms per issue: app / PostgreSQL / machine |',
 );
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 /** Each row as soon as it is measured: a long run shows its figures while it goes on. */
 function print(row: Row, waiting: number) {
   console.log(
-    `| ${row.database} | ${waiting} | ${row.issuesPerSecond} | ${row.p50} | ${row.p99} | ${row.refused} | ${row.timeouts} | ${row.serverCpuMs} / ${row.machineCpuMs} |`,
+    `| ${row.database} | ${waiting} | ${row.issuesPerSecond} | ${row.p50} | ${row.p99} | ${row.refused} | ${row.timeouts} | ${row.serverCpuMs} / ${row.postgresCpuMs} / ${row.machineCpuMs} |`,
   );
 }
 const lines = [...new Set([0, waitingLine])];
@@ -221,7 +246,7 @@ if (serverUrl) {
   try {
     const raw = await measurePgbench(withDatabase(serverUrl, rawDb));
     console.log(
-      `| pgbench, same transaction in bare SQL (${raw.clients} clients) | 0 | ${raw.tps} | ${raw.p50} | ${raw.p99} | 0 | 0 | - |`,
+      `| pgbench, same transaction in bare SQL (${raw.clients} clients) | 0 | ${raw.tps} | ${raw.p50} | ${raw.p99} | 0 | 0 | - / ${raw.postgresCpuMs} / ${raw.machineCpuMs} |`,
     );
     if (app)
       console.log(
