@@ -24,7 +24,10 @@ export async function findSessionWithUser(
     .select({ session: authSessions, user: authUsers })
     .from(authSessions)
     .leftJoin(authUsers, and(eq(authUsers.id, authSessions.userId), isLiveUser))
-    .where(eq(authSessions.id, id));
+    .where(eq(authSessions.id, id))
+    // Named: PostgreSQL parses and plans it once per connection (every signed-in request runs it).
+    .prepare('find_session_with_user')
+    .execute();
   return row && { session: row.session, user: row.user ?? undefined };
 }
 

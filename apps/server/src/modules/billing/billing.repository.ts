@@ -75,7 +75,10 @@ export async function lockPlanWithMonthTokens(tx: Queryable, companyId: string, 
     })
     .from(companies)
     .where(eq(companies.id, companyId))
-    .for('no key update');
+    .for('no key update')
+    // Named: PostgreSQL parses and plans it once per connection (every token issue runs it).
+    .prepare('lock_plan_with_month_tokens')
+    .execute();
   return row;
 }
 

@@ -113,7 +113,10 @@ export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: str
   };
   const [row] = await selectSession(tx, { ...sessionContext, ...tiesColumns(tx, userId, about) })
     .where(eq(sessions.id, sessionId))
-    .for('update', { of: sessions });
+    .for('update', { of: sessions })
+    // Named: PostgreSQL parses and plans it once per connection (every token issue runs it).
+    .prepare('lock_session_with_ties')
+    .execute();
   if (!row) return undefined;
   const { role, assigned, approved, administers, ...session } = row;
   return {
@@ -522,7 +525,10 @@ export async function sessionFigures(db: Queryable, sessionId: string, now: Date
       >`(select coalesce(json_agg(json_build_object('number', c.number, 'displayNumber', c.display_number, 'calledAt', c.called_at) order by c.called_at desc, c.number desc), '[]') from (select t.number, t.display_number, t.called_at from queue_tokens t where t.session_id = "sessions"."id" and t.called_at is not null order by t.called_at desc, t.number desc limit 6) c)`,
     })
     .from(sessions)
-    .where(eq(sessions.id, sessionId));
+    .where(eq(sessions.id, sessionId))
+    // Named: PostgreSQL parses and plans it once per connection (every change of a session runs it).
+    .prepare('session_figures')
+    .execute();
   if (!row) throw new Error(`session ${sessionId} vanished`);
   const called = (
     typeof row.lastCalled === 'string' ? JSON.parse(row.lastCalled) : row.lastCalled
