@@ -32,32 +32,43 @@ export type LiveLine = {
 
 /** How long an issue may reuse a queue's typical service time (see `typicalSeconds`). */
 const SERVICE_TIME_TTL_MS = 5_000;
-const typicalByQueue = new Map<string, { at: number; seconds: number }>();
+const typicalByQueue = new Map<string, { at: number; seconds: Promise<number> }>();
 
 /**
  * The typical length of a service in the queue: the median of its recent service times (its
  * last 50 served tokens of 30 days; the planned durations of its service types before there
  * are any). Issuing changes no service time, so a burst of issues (and the board) reuses a
- * figure up to 5 s old (`recent`) instead of asking again each time; every other change
- * computes it afresh (`fresh`) and leaves it for the next issues. Per process: another
- * instance's completion reaches this one's issues within the 5 s.
+ * figure up to 5 s old (`recent`), the same look-up for all the issues that ask while it runs,
+ * instead of asking again each time; every other change computes it afresh (`fresh`) and
+ * leaves it for the next issues. Per process: another instance's completion reaches this
+ * one's issues within the 5 s.
  */
-async function typicalSeconds(
+function typicalSeconds(
   db: Db | Tx,
   queueId: string,
   now: Date,
   serviceTimes: 'fresh' | 'recent',
-) {
+): Promise<number> {
   const cached = typicalByQueue.get(queueId);
   const age = cached ? now.getTime() - cached.at : Number.POSITIVE_INFINITY;
   if (cached && serviceTimes === 'recent' && age >= 0 && age < SERVICE_TIME_TTL_MS) {
     return cached.seconds;
   }
-  const seconds =
+  const seconds = (async () =>
     (await repo.recentServiceMedian(db, queueId, now)) ??
     (await repo.plannedServiceSeconds(db, queueId)) ??
-    DEFAULT_SERVICE_SECONDS;
-  typicalByQueue.set(queueId, { at: now.getTime(), seconds });
+    DEFAULT_SERVICE_SECONDS)();
+  const entry = { at: now.getTime(), seconds };
+  if (serviceTimes === 'recent') {
+    // Shared while it runs (issues ask on the pool); a failed look-up is not kept.
+    typicalByQueue.set(queueId, entry);
+    seconds.catch(() => {
+      if (typicalByQueue.get(queueId) === entry) typicalByQueue.delete(queueId);
+    });
+  } else {
+    // Computed in the caller's transaction: kept for others once it has succeeded.
+    void seconds.then(() => typicalByQueue.set(queueId, entry)).catch(() => {});
+  }
   return seconds;
 }
 
