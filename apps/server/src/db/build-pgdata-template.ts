@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { distDir, templateDir } from './pgdata-template.ts';
 
 const started = performance.now();
-const template = await templateDir();
+const template = templateDir();
 if (!existsSync(template)) {
   // Loaded only here: with the template in place (every `npm start`) this exits at once.
   const { openDatabase } = await import('./client.ts');
