@@ -3,8 +3,8 @@
  * step runs when it is missing) with initdb and every migration applied. A first start copies it
  * instead of running initdb in WASM, which takes seconds and runs a second PGlite instance
  * beside the first (the memory peak of a first start). Its name carries a hash of PGlite's
- * version and of the migrations, so a template made for other migrations is never used; without
- * a matching template a first start runs initdb as before.
+ * version, of the migrations and of the script that makes it, so a template made otherwise is
+ * never used; without a matching template a first start runs initdb as before.
  * `build-pgdata-template.ts` makes it.
  */
 import { createHash } from 'node:crypto';
@@ -20,6 +20,8 @@ function templateKey(): string {
   const pgliteEntry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
   const hash = createHash('sha256');
   hash.update(readFileSync(join(dirname(pgliteEntry), '..', 'package.json')));
+  // How it is made, too: a template made by an older build script is not used either.
+  hash.update(readFileSync(join(import.meta.dirname, 'build-pgdata-template.ts')));
   const journal = join('meta', '_journal.json');
   const sqlFiles = readdirSync(migrationsFolder).filter((name) => name.endsWith('.sql'));
   for (const name of [journal, ...sqlFiles.sort()]) {
