@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { beginOpenDatabase, type Database } from './db/client.ts';
+import type { Database } from './db/client.ts';
+import { copyPgdataTemplate } from './db/pgdata-template.ts';
 import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
@@ -86,13 +87,17 @@ process.on('unhandledRejection', (error) => {
 
 await mkdir(config.dataDir, { recursive: true });
 releaseDataDir = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
+const pgdata = join(config.dataDir, 'pgdata');
+// What opening the database takes on other threads starts before the modules load, which keeps
+// this one busy for most of a second: first a first start's copy of the template, then
+// (beginOpenDatabase) compiling PGlite's WASM.
+const templateCopied = config.databaseUrl ? undefined : copyPgdataTemplate(pgdata);
+const { beginOpenDatabase } = await import('./db/client.ts');
 const openingDatabase = beginOpenDatabase(
   config.databaseUrl
     ? { driver: 'postgres', url: config.databaseUrl }
-    : { driver: 'pglite', dataDir: join(config.dataDir, 'pgdata') },
+    : { driver: 'pglite', dataDir: pgdata, templateCopied },
 );
-// The rest of the server loads while the database opens on other threads (see
-// beginOpenDatabase): loading ~1,900 modules keeps this thread busy for most of a second.
 const [
   { buildApp },
   { loadAuthKeys },

@@ -50,7 +50,13 @@ export type DatabaseOptions =
    * `dataDir` undefined keeps the database in memory (tests), which `loadDataDir` (a
    * `dumpDataDir` tarball) fills instead of initdb: tests start from one migrated database.
    */
-  | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+  | {
+      driver: 'pglite';
+      dataDir?: string;
+      loadDataDir?: Blob;
+      /** copyPgdataTemplate(dataDir) when the caller started it already (serve.ts). */
+      templateCopied?: Promise<boolean>;
+    };
 
 const migrationsFolder = join(import.meta.dirname, 'migrations');
 // Any fixed number: serialises migrations across instances sharing one PostgreSQL.
@@ -70,7 +76,8 @@ export function beginOpenDatabase(options: DatabaseOptions): () => Promise<Datab
   if (options.driver === 'postgres') return () => openPostgres(options);
   const { dataDir, loadDataDir } = options;
   // A first start copies the build's migrated template instead of running initdb.
-  const copied = dataDir ? copyPgdataTemplate(dataDir) : Promise.resolve(false);
+  const copied =
+    options.templateCopied ?? (dataDir ? copyPgdataTemplate(dataDir) : Promise.resolve(false));
   const wasm = compilePgliteWasm();
   // Awaited below; not an unhandled rejection while the server loads its modules meanwhile.
   copied.catch(() => {});
