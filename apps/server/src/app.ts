@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.authorizeCall ?? createCallRelay({ db: deps.database.db, clock, publisher }),
   });
   registerMetrics(app, { config, database: deps.database, realtime });
-  const payments = choosePaymentProvider(config.payments, {
+  const payments = await choosePaymentProvider(config.payments, {
     db: deps.database.db,
     clock,
     publicUrl: config.publicUrl,

@@ -2,24 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { buildApp } from './app.ts';
-import { loadAuthKeys } from './auth/keys.ts';
-import { mailerFor } from './auth/mailer.ts';
-import { hashPassword } from './auth/passwords.ts';
-import { parsePhone } from './auth/phone.ts';
-import { createSmsSender } from './auth/sms.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { type Database, openDatabase } from './db/client.ts';
-import { systemClock } from './lib/clock.ts';
+import type { Database } from './db/client.ts';
+import { copyPgdataTemplate } from './db/pgdata-template.ts';
 import { lockDataDir } from './lib/data-dir-lock.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 import { loggerOptions } from './lib/logger.ts';
-import { createPeriodicTask } from './lib/periodic.ts';
-import { DEMO_PASSWORD, seedDemoData } from './modules/demo/demo.seed.ts';
-import { createMissedCallSweeper } from './modules/meetings/meetings.sweeper.ts';
-import { createOutbox, type Outbox } from './modules/notifications/outbox.ts';
-import { createPaymentSweeper } from './modules/payments/payments.sweeper.ts';
-import { enqueueDueReminders } from './modules/tokens/tokens.notifications.ts';
+import type { Outbox } from './modules/notifications/outbox.ts';
 
 /** How often each instance looks for bookings to remind (a day ahead: seconds do not matter). */
 const REMINDER_INTERVAL_MS = 5000;
@@ -51,9 +40,13 @@ let app: FastifyInstance | undefined;
 let database: Database | undefined;
 let releaseDataDir: (() => Promise<void>) | undefined;
 let outbox: Outbox | undefined;
-let reminders: ReturnType<typeof createPeriodicTask> | undefined;
-let missedCalls: ReturnType<typeof createMissedCallSweeper> | undefined;
-let paymentSweep: ReturnType<typeof createPaymentSweeper> | undefined;
+let reminders: ReturnType<typeof import('./lib/periodic.ts').createPeriodicTask> | undefined;
+let missedCalls:
+  | ReturnType<typeof import('./modules/meetings/meetings.sweeper.ts').createMissedCallSweeper>
+  | undefined;
+let paymentSweep:
+  | ReturnType<typeof import('./modules/payments/payments.sweeper.ts').createPaymentSweeper>
+  | undefined;
 let stopping = false;
 async function shutdown(reason: string, exitCode: number) {
   if (stopping) {
@@ -94,11 +87,47 @@ process.on('unhandledRejection', (error) => {
 
 await mkdir(config.dataDir, { recursive: true });
 releaseDataDir = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
-database = await openDatabase(
+const pgdata = join(config.dataDir, 'pgdata');
+// What opening the database takes on other threads starts before the modules load, which keeps
+// this one busy for most of a second: first a first start's copy of the template, then
+// (beginOpenDatabase) compiling PGlite's WASM.
+const templateCopied = config.databaseUrl ? undefined : copyPgdataTemplate(pgdata);
+const { beginOpenDatabase } = await import('./db/client.ts');
+const openingDatabase = beginOpenDatabase(
   config.databaseUrl
     ? { driver: 'postgres', url: config.databaseUrl }
-    : { driver: 'pglite', dataDir: join(config.dataDir, 'pgdata') },
+    : { driver: 'pglite', dataDir: pgdata, templateCopied },
 );
+const [
+  { buildApp },
+  { loadAuthKeys },
+  { mailerFor },
+  { hashPassword },
+  { parsePhone },
+  { createSmsSender },
+  { systemClock },
+  { createPeriodicTask },
+  { DEMO_PASSWORD, seedDemoData },
+  { createMissedCallSweeper },
+  { createOutbox },
+  { createPaymentSweeper },
+  { enqueueDueReminders },
+] = await Promise.all([
+  import('./app.ts'),
+  import('./auth/keys.ts'),
+  import('./auth/mailer.ts'),
+  import('./auth/passwords.ts'),
+  import('./auth/phone.ts'),
+  import('./auth/sms.ts'),
+  import('./lib/clock.ts'),
+  import('./lib/periodic.ts'),
+  import('./modules/demo/demo.seed.ts'),
+  import('./modules/meetings/meetings.sweeper.ts'),
+  import('./modules/notifications/outbox.ts'),
+  import('./modules/payments/payments.sweeper.ts'),
+  import('./modules/tokens/tokens.notifications.ts'),
+]);
+database = await openingDatabase();
 log.info({ driver: database.driver }, 'database opened');
 await database.migrate();
 // The demo sign-ins (README) are hashed only when the demo is actually seeded.

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { insertMailboxMessage, listMailboxMessages } from './dev-mailbox.repository.ts';
@@ -34,11 +33,16 @@ export function smtpMailer(smtpUrl: string, from: string, { pooled = false } = {
     url.searchParams.set('pool', 'true');
     url.searchParams.set('maxConnections', '8');
   }
-  const transport = nodemailer.createTransport(url.toString());
+  // Loaded only with SMTP configured: ~40 modules that a start with the dev mailbox skips.
+  const transport = (async () => {
+    const { default: nodemailer } = await import('nodemailer');
+    return nodemailer.createTransport(url.toString());
+  })();
+  transport.catch(() => {}); // its error is the first send's
   return {
     kind: 'smtp',
     async send(message) {
-      await transport.sendMail({
+      await (await transport).sendMail({
         from,
         ...message,
         signal: AbortSignal.timeout(SMTP_SEND_TIMEOUT_MS),

@@ -1,8 +1,6 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -26,6 +24,12 @@ export type NewCredential = WebAuthnCredentialJson & {
   backedUp: boolean;
 };
 
+/**
+ * The library, loaded on the first ceremony: with its ASN.1 and crypto dependencies it is
+ * ~280 modules, ~0.1 s of every start that serves no passkey.
+ */
+const library = () => import('@simplewebauthn/server');
+
 const ZERO_AAGUID = '00000000-0000-0000-0000-000000000000';
 /**
  * EdDSA, ES256, RS256: the library's defaults without its probe for post-quantum support,
@@ -46,7 +50,7 @@ export function userIdFromHandle(handle: unknown): string | null {
   return Buffer.from(handle, 'base64url').toString('utf8');
 }
 
-export function registrationOptions(
+export async function registrationOptions(
   rp: RelyingParty,
   user: UserRow,
   exclude: ReadonlyArray<{ id: string; transports: string[] }>,
@@ -54,6 +58,7 @@ export function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const name = user.email || user.phone || user.id;
   const displayName = user.userMetadata.name;
+  const { generateRegistrationOptions } = await library();
   return generateRegistrationOptions({
     rpName: rp.rpName,
     rpID: rp.rpId,
@@ -77,6 +82,7 @@ export async function verifyRegistration(
   response: unknown,
   expectedChallenge: string,
 ): Promise<NewCredential | null> {
+  const { verifyRegistrationResponse } = await library();
   try {
     const result = await verifyRegistrationResponse({
       // Its shape is the library's to check: a malformed response throws.
@@ -104,10 +110,11 @@ export async function verifyRegistration(
   }
 }
 
-export function authenticationOptions(
+export async function authenticationOptions(
   rp: RelyingParty,
   allow: ReadonlyArray<{ id: string; transports: string[] }>,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await library();
   return generateAuthenticationOptions({
     rpID: rp.rpId,
     timeout: rp.challengeExpiry * 1000,
@@ -134,6 +141,7 @@ export async function verifyAssertion(
   expectedChallenge: string,
   credential: WebAuthnCredentialJson,
 ): Promise<number | null> {
+  const { verifyAuthenticationResponse } = await library();
   try {
     const result = await verifyAuthenticationResponse({
       response: response as Parameters<typeof verifyAuthenticationResponse>[0]['response'],

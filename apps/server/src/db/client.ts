@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -48,28 +50,57 @@ export type DatabaseOptions =
    * `dataDir` undefined keeps the database in memory (tests), which `loadDataDir` (a
    * `dumpDataDir` tarball) fills instead of initdb: tests start from one migrated database.
    */
-  | { driver: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+  | {
+      driver: 'pglite';
+      dataDir?: string;
+      loadDataDir?: Blob;
+      /** copyPgdataTemplate(dataDir) when the caller started it already (serve.ts). */
+      templateCopied?: Promise<boolean>;
+    };
 
 const migrationsFolder = join(import.meta.dirname, 'migrations');
 // Any fixed number: serialises migrations across instances sharing one PostgreSQL.
 const MIGRATION_LOCK_ID = 727_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.driver === 'postgres'
-    ? openPostgres(options)
-    : openPglite(options.dataDir, options.loadDataDir);
+  return beginOpenDatabase(options)();
 }
 
-async function openPglite(
-  dataDir: string | undefined,
-  loadDataDir: Blob | undefined,
-): Promise<Database> {
-  if (dataDir) {
-    await mkdir(dirname(dataDir), { recursive: true });
-    // A first start copies the build's migrated template instead of running initdb.
-    if (!(await copyPgdataTemplate(dataDir))) await mkdir(dataDir, { recursive: true });
-  }
-  const client = await PGlite.create(dataDir, { loadDataDir });
+/**
+ * Opening in two steps, for the server's start (serve.ts): this starts what takes long on other
+ * threads (a first start's copy of the template, compiling PGlite's WASM) and returns at once;
+ * the function it returns finishes opening. The server loads the rest of its modules in
+ * between, which keeps this thread busy for most of a second.
+ */
+export function beginOpenDatabase(options: DatabaseOptions): () => Promise<Database> {
+  if (options.driver === 'postgres') return () => openPostgres(options);
+  const { dataDir, loadDataDir } = options;
+  // A first start copies the build's migrated template instead of running initdb.
+  const copied =
+    options.templateCopied ?? (dataDir ? copyPgdataTemplate(dataDir) : Promise.resolve(false));
+  const wasm = compilePgliteWasm();
+  // Awaited below; not an unhandled rejection while the server loads its modules meanwhile.
+  copied.catch(() => {});
+  return async () => {
+    if (dataDir && !(await copied)) await mkdir(dataDir, { recursive: true });
+    return openPglite(await PGlite.create(dataDir, { loadDataDir, pgliteWasmModule: await wasm }));
+  };
+}
+
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+// Node's global; the ES libraries the server compiles against do not declare it.
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
+let pgliteWasm: Promise<WasmModule> | undefined;
+/** V8 compiles on its own threads; one module for every instance of the process (tests). */
+function compilePgliteWasm(): Promise<WasmModule> {
+  pgliteWasm ??= WebAssembly.compile(
+    // createRequire: vitest's module runner has no import.meta.resolve.
+    readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm')),
+  );
+  return pgliteWasm;
+}
+
+function openPglite(client: PGlite): Database {
   const db = drizzlePglite(onePerTurn(client), { schema }) as unknown as Db;
   return {
     db,
