@@ -58,14 +58,19 @@ function storedLanguage(): string | null {
   }
 }
 
-/** A `?lang=` (a wall screen's board), else the visitor's choice, else the browser's languages. */
+/**
+ * A `?lang=` (a wall screen's board), else the visitor's choice, else the browser's languages;
+ * English when prerendering the public pages at build time (`prerender.ts`), which has no window.
+ */
 function startLanguage(): Language {
+  if (typeof window === 'undefined') return 'en';
   const query = new URLSearchParams(window.location.search).get('lang');
   return pickLanguage([query, storedLanguage(), ...(navigator.languages ?? [navigator.language])]);
 }
 
 /** `<html lang dir>` follow the language; Mantine's DirectionProvider follows `dir`. */
 function markDocument(language: string) {
+  if (typeof document === 'undefined') return;
   const root = document.documentElement;
   root.lang = language;
   root.dir = isLanguage(language) ? languages[language].dir : 'ltr';
