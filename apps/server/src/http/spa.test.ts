@@ -154,6 +154,8 @@ describe('serving the web app', () => {
     // Another language, or a query the first render depends on: the app renders it itself.
     for (const request of [
       { url: '/services', headers: { 'accept-language': 'fr-FR,en;q=0.5' } },
+      // Chosen with the app's switcher, on an English browser.
+      { url: '/services', headers: { 'accept-language': 'en', cookie: 'a=1; upnext.language=ar' } },
       { url: '/services?lang=en', headers: {} },
     ]) {
       const response = await app.inject({ method: 'GET', ...request });

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { isKnownSpaPath } from '@upnext/contract/routes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.ts';
-import { requestLanguage } from './language.ts';
+import { pageLanguage } from './language.ts';
 
 /** Paths owned by the server, never by the single-page app. */
 const SERVER_PREFIXES = ['/api', '/auth', '/wss'];
@@ -129,12 +129,16 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     const pathname = pathOf(request);
     const known = isKnownSpaPath(pathname);
     // A prerendered page as it is only where its first render would be the same: no query
-    // (a join code, `?lang=`, a sign-in redirect) and a browser that starts in English.
+    // (a join code, `?lang=`, a sign-in redirect) and a visitor who starts in English.
     const page = prerendered.get(pathname);
     const asPrerendered =
-      page && !request.url.includes('?') && requestLanguage(request) === 'en' ? page : null;
+      page && !request.url.includes('?') && pageLanguage(request) === 'en' ? page : null;
     const { encoding, variant } = (asPrerendered ?? indexFor)(request.headers['accept-encoding']);
-    const vary = [reply.getHeader('vary'), 'accept-encoding', page ? 'accept-language' : null];
+    const vary = [
+      reply.getHeader('vary'),
+      'accept-encoding',
+      page ? 'accept-language, cookie' : null,
+    ];
     reply
       .header('cache-control', 'no-cache')
       .header('vary', vary.filter(Boolean).map(String).join(', '))
