@@ -3,6 +3,7 @@ import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import './app/direction.css';
+import './app/prerendered.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './app/App.tsx';
@@ -23,9 +24,11 @@ void i18nReady.then(async () => {
   // Markup in another language than the visitor's is replaced, not hydrated.
   const hydrate = prerendered === currentLanguage();
   const router = await createAppRouter(hydrate);
+  // Once the page is live (hydrated or rendered anew), it takes clicks (prerendered.css).
+  const live = () => container.removeAttribute('data-prerendered');
   const app = (
     <StrictMode>
-      <App router={router} />
+      <App router={router} onLive={live} />
     </StrictMode>
   );
   // As a transition, the first render works in slices and lets the browser in between them

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { createBrowserRouter, matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { bootAuth } from '../lib/auth-boot.ts';
@@ -27,7 +28,10 @@ export async function createAppRouter(prerendered: boolean): Promise<Router> {
   return createBrowserRouter(routes);
 }
 
-export function App({ router }: { router: Router }) {
+/** `onLive`: once the first render is on screen (a prerendered page then takes clicks). */
+export function App({ router, onLive }: { router: Router; onLive?: () => void }) {
+  // A hook, not an element: the tree stays the one the prerender rendered.
+  useEffect(() => onLive?.(), [onLive]);
   return (
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
