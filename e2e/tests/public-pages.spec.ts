@@ -97,4 +97,34 @@ test.describe('public pages', () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('textbox', { name: 'Email' })).toBeFocused();
   });
+
+  for (const path of ['/', '/pricing', '/join']) {
+    test(`${path} comes prerendered and is hydrated, not rendered again`, async ({ page }) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      // The heading the server's HTML holds, before any script of the page runs.
+      await page.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as { served?: Element | null }).served = document.querySelector('h1');
+        });
+      });
+      const response = await page.goto(path);
+      expect(await response?.text()).toContain('<div id="root" data-prerendered="en">');
+      // Live once hydrated; then the header's language switcher answers.
+      await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+      const english = await page.getByRole('heading', { level: 1 }).innerText();
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+      await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(english);
+      const sameHeading = await page.evaluate(
+        () =>
+          (window as { served?: Element | null }).served === document.querySelector('h1') &&
+          document.querySelector('h1') !== null,
+      );
+      expect(sameHeading).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  }
 });

@@ -3,11 +3,12 @@ import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import './app/direction.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import './app/prerendered.css';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, createAppRouter } from './app/App.tsx';
 import { initErrorReporting } from './lib/error-reporter.ts';
-import { i18nReady } from './lib/i18n.ts';
+import { currentLanguage, i18nReady } from './lib/i18n.ts';
 
 // Once the page has loaded, so the first paint never waits for it; errors go to the console
 // until Sentry is ready.
@@ -15,12 +16,29 @@ window.addEventListener('load', () => void initErrorReporting(), { once: true })
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+/** The language of the page's markup when the build prerendered it (`prerender.ts`). */
+const prerendered = container.dataset.prerendered;
 
 // Once the start language's texts are here (at once for English): never a flash of English.
-void i18nReady.then(() =>
-  createRoot(container).render(
+void i18nReady.then(async () => {
+  // Markup in another language than the visitor's is replaced, not hydrated.
+  const hydrate = prerendered === currentLanguage();
+  const router = await createAppRouter(hydrate);
+  // Once the page is live (hydrated or rendered anew), it takes clicks (prerendered.css).
+  const live = () => container.removeAttribute('data-prerendered');
+  const app = (
     <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
-);
+      <App router={router} onLive={live} />
+    </StrictMode>
+  );
+  // As a transition, the first render works in slices and lets the browser in between them
+  // (no long task on a slow phone's main thread).
+  startTransition(() => {
+    if (hydrate) {
+      hydrateRoot(container, app);
+    } else {
+      container.replaceChildren();
+      createRoot(container).render(app);
+    }
+  });
+});

@@ -14,6 +14,12 @@ export const languages: Readonly<Record<Language, { name: string; dir: 'ltr' | '
 
 export const defaultLanguage: Language = 'en';
 
+/**
+ * The cookie that carries a visitor's own choice of language (the web app's switcher) to the
+ * server, which then sends a page prerendered in English only to those who start in English.
+ */
+export const languageCookie = 'upnext.language';
+
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (languageCodes as readonly string[]).includes(value);
 }

@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabase } from '../test/database.ts';
 
 const INDEX = '<!doctype html><title>UpNext</title><div id="root">';
 const SCRIPT = `export const app = "${'upnext '.repeat(200)}";`;
+/** A page the build prerendered (apps/web/prerender.ts). */
+const SERVICES = '<!doctype html><div id="root" data-prerendered="en"><h1>Services</h1>';
 const STYLE = `.a{color:red}${'.b{margin:0}'.repeat(100)}`;
 
 describe('serving the web app', () => {
@@ -30,6 +32,9 @@ describe('serving the web app', () => {
       await writeFile(join(dist, `${file}.br`), brotliCompressSync(text));
       await writeFile(join(dist, `${file}.gz`), gzipSync(text));
     }
+    await mkdir(join(dist, 'prerendered'));
+    await writeFile(join(dist, 'prerendered', 'services.html'), SERVICES);
+    await writeFile(join(dist, 'prerendered', 'services.html.br'), brotliCompressSync(SERVICES));
     await writeFile(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     database = await createTestDatabase('pglite');
     ({ app } = await buildTestApp(database, {}, { webDistDir: dist }));
@@ -132,5 +137,30 @@ describe('serving the web app', () => {
     const plain = await app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': etag } });
     expect(plain.statusCode).toBe(200);
     expect(plain.body).toBe(INDEX);
+  });
+
+  it('answers a prerendered page with its markup to English visitors, without a query', async () => {
+    const english = await app.inject({
+      method: 'GET',
+      url: '/services',
+      headers: { 'accept-language': 'en-GB,fr;q=0.5', 'accept-encoding': 'br' },
+    });
+    expect(english.statusCode).toBe(200);
+    expect(english.headers['content-encoding']).toBe('br');
+    expect(english.headers.vary).toMatch(/accept-language/i);
+    expect(brotliDecompressSync(english.rawPayload).toString()).toBe(SERVICES);
+    expect((await app.inject({ method: 'GET', url: '/services' })).body).toBe(SERVICES);
+
+    // Another language, or a query the first render depends on: the app renders it itself.
+    for (const request of [
+      { url: '/services', headers: { 'accept-language': 'fr-FR,en;q=0.5' } },
+      // Chosen with the app's switcher, on an English browser.
+      { url: '/services', headers: { 'accept-language': 'en', cookie: 'a=1; upnext.language=ar' } },
+      { url: '/services?lang=en', headers: {} },
+    ]) {
+      const response = await app.inject({ method: 'GET', ...request });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(INDEX);
+    }
   });
 });

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { isKnownSpaPath } from '@upnext/contract/routes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.ts';
+import { pageLanguage } from './language.ts';
 
 /** Paths owned by the server, never by the single-page app. */
 const SERVER_PREFIXES = ['/api', '/auth', '/wss'];
@@ -73,10 +74,28 @@ function loadIndex(indexFile: string) {
   };
 }
 
+type PageLoader = ReturnType<typeof loadIndex>;
+
+/**
+ * The public pages the build prerendered (apps/web/prerender.ts), by path: `index.html` is `/`,
+ * `<name>.html` is `/<name>`. Their markup is English, for a signed-out visitor.
+ */
+function loadPrerendered(webDistDir: string): Map<string, PageLoader> {
+  const dir = join(webDistDir, 'prerendered');
+  const pages = new Map<string, PageLoader>();
+  if (!existsSync(dir)) return pages;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.html'))) {
+    const name = file.slice(0, -'.html'.length);
+    pages.set(name === 'index' ? '/' : `/${name}`, loadIndex(join(dir, file)));
+  }
+  return pages;
+}
+
 /**
  * Serves the built web app from one origin with the API. Hashed files under /assets are
  * cached for a year; everything else (index.html, favicon) is revalidated on each visit so
- * a deploy shows up at once. Text files go out as the build's Brotli or gzip variant when the
+ * a deploy shows up at once. The pages the build prerendered are sent as such to the visitors
+ * they were rendered for. Text files go out as the build's Brotli or gzip variant when the
  * browser accepts one. Paths the app does not know get its not-found page with a real 404
  * status, so crawlers and monitors see the truth.
  */
@@ -88,6 +107,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     return;
   }
   const indexFor = loadIndex(indexFile);
+  const prerendered = loadPrerendered(webDistDir);
 
   await app.register(fastifyStatic, {
     root: webDistDir,
@@ -106,12 +126,22 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
 
   app.setNotFoundHandler((request, reply) => {
     if (!wantsPage(request)) return apiNotFound(request, reply);
-    const known = isKnownSpaPath(pathOf(request));
-    const { encoding, variant } = indexFor(request.headers['accept-encoding']);
-    const vary = reply.getHeader('vary');
+    const pathname = pathOf(request);
+    const known = isKnownSpaPath(pathname);
+    // A prerendered page as it is only where its first render would be the same: no query
+    // (a join code, `?lang=`, a sign-in redirect) and a visitor who starts in English.
+    const page = prerendered.get(pathname);
+    const asPrerendered =
+      page && !request.url.includes('?') && pageLanguage(request) === 'en' ? page : null;
+    const { encoding, variant } = (asPrerendered ?? indexFor)(request.headers['accept-encoding']);
+    const vary = [
+      reply.getHeader('vary'),
+      'accept-encoding',
+      page ? 'accept-language, cookie' : null,
+    ];
     reply
       .header('cache-control', 'no-cache')
-      .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+      .header('vary', vary.filter(Boolean).map(String).join(', '))
       .header('etag', variant.etag);
     if (known && request.headers['if-none-match'] === variant.etag) return reply.code(304).send();
     if (encoding) reply.header('content-encoding', encoding);

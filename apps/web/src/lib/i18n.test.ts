@@ -19,6 +19,8 @@ describe('choosing a language', () => {
     expect(i18n.t('marketing:home.hero.primaryCta')).toBe(ar.home.hero.primaryCta);
     expect(i18n.t('visit:join.waiting', { count: 2 })).toBe('شخصان في الانتظار');
     expect(localStorage.getItem('upnext.language')).toBe('ar');
+    // For the server, which sends its English prerendered pages only to English visitors.
+    expect(document.cookie).toContain('upnext.language=ar');
 
     await chooseLanguage('fr');
     expect(document.documentElement).toHaveAttribute('dir', 'ltr');

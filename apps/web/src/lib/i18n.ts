@@ -1,4 +1,10 @@
-import { isLanguage, type Language, languages, pickLanguage } from '@upnext/contract/languages';
+import {
+  isLanguage,
+  type Language,
+  languageCookie,
+  languages,
+  pickLanguage,
+} from '@upnext/contract/languages';
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import common from '../locales/en/common.json';
@@ -50,22 +56,36 @@ const backend: BackendModule = {
 
 const storageKey = 'upnext.language';
 
+/** The choice for the server too, which picks the page it sends by it (`spa.ts`). */
+function tellServer(language: string) {
+  // biome-ignore lint/suspicious/noDocumentCookie: synchronous, and in every browser (cookieStore is not)
+  document.cookie = `${languageCookie}=${language}; path=/; max-age=31536000; samesite=lax`;
+}
+
 function storedLanguage(): string | null {
   try {
-    return localStorage.getItem(storageKey);
+    const stored = localStorage.getItem(storageKey);
+    // A choice made before the cookie existed reaches the server from the next page on.
+    if (stored) tellServer(stored);
+    return stored;
   } catch {
     return null; // Storage refused (private mode, a sandboxed frame): the browser decides.
   }
 }
 
-/** A `?lang=` (a wall screen's board), else the visitor's choice, else the browser's languages. */
+/**
+ * A `?lang=` (a wall screen's board), else the visitor's choice, else the browser's languages;
+ * English when prerendering the public pages at build time (`prerender.ts`), which has no window.
+ */
 function startLanguage(): Language {
+  if (typeof window === 'undefined') return 'en';
   const query = new URLSearchParams(window.location.search).get('lang');
   return pickLanguage([query, storedLanguage(), ...(navigator.languages ?? [navigator.language])]);
 }
 
 /** `<html lang dir>` follow the language; Mantine's DirectionProvider follows `dir`. */
 function markDocument(language: string) {
+  if (typeof document === 'undefined') return;
   const root = document.documentElement;
   root.lang = language;
   root.dir = isLanguage(language) ? languages[language].dir : 'ltr';
@@ -102,6 +122,7 @@ export async function chooseLanguage(language: Language): Promise<void> {
   } catch {
     // Not remembered; the page still switches.
   }
+  tellServer(language);
   await i18n.changeLanguage(language);
 }
 
