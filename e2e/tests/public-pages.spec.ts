@@ -1,4 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { signUpViaApi, useSession } from './api-helpers.ts';
+import { PASSWORD, uniqueEmail } from './auth-helpers.ts';
 import { publicPages } from './pages.ts';
 
 const NOT_FOUND_PATH = '/no-such-page';
@@ -96,6 +98,21 @@ test.describe('public pages', () => {
     const dialog = page.getByRole('dialog', { name: 'Sign in' });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('textbox', { name: 'Email' })).toBeFocused();
+  });
+
+  test('a signed-in visitor gets the page rendered afresh, not a mismatched hydration', async ({
+    page,
+    request,
+  }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // The markup is a signed-out visitor's; this one's header shows their account.
+    await useSession(page, await signUpViaApi(request, uniqueEmail('home'), PASSWORD));
+    const response = await page.goto('/');
+    expect(await response?.text()).toContain('<div id="root" data-prerendered="en">');
+    await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+    expect(errors).toEqual([]);
   });
 
   for (const path of ['/', '/pricing', '/join']) {

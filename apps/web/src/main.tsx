@@ -7,6 +7,7 @@ import './app/prerendered.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './app/App.tsx';
+import { getAuthStatus } from './lib/auth-session.ts';
 import { initErrorReporting } from './lib/error-reporter.ts';
 import { currentLanguage, i18nReady } from './lib/i18n.ts';
 
@@ -21,8 +22,9 @@ const prerendered = container.dataset.prerendered;
 
 // Once the start language's texts are here (at once for English): never a flash of English.
 void i18nReady.then(async () => {
-  // Markup in another language than the visitor's is replaced, not hydrated.
-  const hydrate = prerendered === currentLanguage();
+  // The markup is a signed-out English visitor's: in another language, or with a session to
+  // restore (bootAuth: the first render shows auth loading), the page is rendered afresh.
+  const hydrate = prerendered === currentLanguage() && getAuthStatus() === 'signed_out';
   const router = await createAppRouter(hydrate);
   // Once the page is live (hydrated or rendered anew), it takes clicks (prerendered.css).
   const live = () => container.removeAttribute('data-prerendered');

@@ -26,7 +26,7 @@ const alertOf = (visit: Visit | undefined): TurnAlert | null =>
  * connection; a background tab is told when the turn approaches and comes.
  */
 export function VisitByLink({ linkKey }: { linkKey: string }) {
-  const { t, i18n } = useTranslation('visit');
+  const { t } = useTranslation('visit');
   const visit = useVisitByLink(linkKey);
   const live = visit.data && !visit.isError;
   useLiveTopic(live ? topics.visit(linkKey) : null, publicRealtime);
