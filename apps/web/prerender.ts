@@ -18,7 +18,7 @@ const PAGES = [
 ];
 
 /** Where the server finds a page's HTML (`apps/server/src/http/spa.ts` reads the same names). */
-export const PRERENDERED_DIR = 'prerendered';
+const PRERENDERED_DIR = 'prerendered';
 const fileOf = (path: string) => `${path === '/' ? 'index' : path.slice(1)}.html`;
 
 /**

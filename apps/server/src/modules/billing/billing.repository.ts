@@ -1,15 +1,4 @@
-import {
-  and,
-  eq,
-  gt,
-  inArray,
-  isNotNull,
-  ne,
-  or,
-  type SQL,
-  type SQLWrapper,
-  sql,
-} from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, ne, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { companies, companyTokenMonths, companyUsers } from '../../db/schema/companies.ts';
 import { meetings } from '../../db/schema/meetings.ts';
@@ -44,16 +33,23 @@ export async function findCompanyBilling(
 }
 
 /**
- * Locks the company's row for the rest of the transaction: every count-then-create against
- * its plan goes one at a time, so two requests at once never both take the last place, and a
- * plan change (which updates this row) waits for them.
+ * Tokens and bookings issued in the calendar month of `now` in `timezone` (ids and zones as
+ * values or as another statement's columns), whatever became of them, except those released
+ * because their payment was not completed in time: the counter the database keeps per company
+ * and month (`company_token_months`, migration 0009), one row instead of the month's tokens.
  */
-/**
- * The month `now` falls in, in a time zone (a value or the company's column): the key of
- * `company_token_months`.
- */
-const monthKey = (now: Date, timezone: string | SQL) =>
-  sql`to_char(${now.toISOString()}::timestamptz at time zone ${timezone}, 'YYYY-MM')`;
+function monthTokens(
+  db: Queryable,
+  companyId: string | SQLWrapper,
+  timezone: string | SQLWrapper,
+  now: Date,
+) {
+  const month = sql`to_char(${now.toISOString()}::timestamptz at time zone ${timezone}, 'YYYY-MM')`;
+  return db
+    .select({ tokens: companyTokenMonths.tokens })
+    .from(companyTokenMonths)
+    .where(and(eq(companyTokenMonths.companyId, companyId), eq(companyTokenMonths.month, month)));
+}
 
 /**
  * The plan check's lock (see `lockCompanyBilling`) with the month's token count read in the same
@@ -63,15 +59,7 @@ export async function lockPlanWithMonthTokens(tx: Queryable, companyId: string, 
   const [row] = await tx
     .select({
       ...billingColumns,
-      tokensThisMonth: sql<number>`coalesce((${tx
-        .select({ tokens: companyTokenMonths.tokens })
-        .from(companyTokenMonths)
-        .where(
-          and(
-            eq(companyTokenMonths.companyId, companies.id),
-            eq(companyTokenMonths.month, monthKey(now, sql`${companies.timezone}`)),
-          ),
-        )}), 0)::int`,
+      tokensThisMonth: sql<number>`coalesce((${monthTokens(tx, companies.id, companies.timezone, now)}), 0)::int`,
     })
     .from(companies)
     .where(eq(companies.id, companyId))
@@ -82,6 +70,11 @@ export async function lockPlanWithMonthTokens(tx: Queryable, companyId: string, 
   return row;
 }
 
+/**
+ * Locks the company's row for the rest of the transaction: every count-then-create against
+ * its plan goes one at a time, so two requests at once never both take the last place, and a
+ * plan change (which updates this row) waits for them.
+ */
 export async function lockCompanyBilling(
   tx: Queryable,
   companyId: string,
@@ -176,27 +169,14 @@ export async function countSessionsByMonth(
   return new Map(rows.map((row) => [row.month, Number(row.n)]));
 }
 
-/**
- * Tokens and bookings issued this calendar month (the company's zone), whatever became of
- * them, except those released because their payment was not completed in time: the counter
- * the database keeps per company and month (`company_token_months`, migration 0009), one row
- * instead of the month's tokens.
- */
+/** The company's tokens this calendar month, in its zone (`monthTokens`). */
 export async function countTokensThisMonth(
   db: Queryable,
   companyId: string,
   timezone: string,
   now: Date,
 ): Promise<number> {
-  const [row] = await db
-    .select({ tokens: companyTokenMonths.tokens })
-    .from(companyTokenMonths)
-    .where(
-      and(
-        eq(companyTokenMonths.companyId, companyId),
-        eq(companyTokenMonths.month, monthKey(now, timezone)),
-      ),
-    );
+  const [row] = await monthTokens(db, companyId, timezone, now);
   return row?.tokens ?? 0;
 }
 

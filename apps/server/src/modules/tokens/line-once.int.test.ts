@@ -4,11 +4,17 @@ import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/d
 import { createLiveSession } from '../../test/live-session.ts';
 import { createTestUser } from '../../test/users.ts';
 import * as line from './tokens.line.ts';
+import * as repo from './tokens.repository.ts';
 
 // The product's own liveLine, counted: every importer (the service, the events) gets this one.
 vi.mock('./tokens.line.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('./tokens.line.ts')>();
   return { ...original, liveLine: vi.fn(original.liveLine) };
+});
+// And the queue's typical service time, looked up by tokens.line.ts.
+vi.mock('./tokens.repository.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./tokens.repository.ts')>();
+  return { ...original, recentServiceMedian: vi.fn(original.recentServiceMedian) };
 });
 
 describe.each(testDrivers)('the live line of a change (%s)', (driver) => {
@@ -60,5 +66,24 @@ describe.each(testDrivers)('the live line of a change (%s)', (driver) => {
     const moved = published.filter((p) => p.body.type === 'token.position_changed');
     expect(state).toMatchObject({ waitingCount: 2 });
     expect(moved.map((p) => p.body.position)).toEqual([1, 2]);
+  });
+
+  it("looks up the queue's typical service time once for a burst of concurrent issues", async () => {
+    const live = await createLiveSession(t);
+    const lookups = vi.mocked(repo.recentServiceMedian);
+    lookups.mockClear();
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/queues/sessions/tokens',
+          headers: live.owner.headers,
+          payload: { sessionId: live.session.id, visitorName: `Walk-in ${i + 1}` },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(12).fill(201));
+    const forThisQueue = lookups.mock.calls.filter(([, queueId]) => queueId === live.queue.id);
+    expect(forThisQueue).toHaveLength(1);
   });
 });
