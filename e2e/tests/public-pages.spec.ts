@@ -115,6 +115,27 @@ test.describe('public pages', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a code typed before the page is live is kept', async ({ page }) => {
+    const releaseScripts = await holdScripts(page);
+    await page.goto('/join', { waitUntil: 'commit' });
+    await page.getByRole('textbox', { name: 'Join code' }).fill('HARBOUR');
+    releaseScripts();
+    await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+    await expect(page.getByRole('textbox', { name: 'Join code' })).toHaveValue('HARBOUR');
+    await page.getByRole('button', { name: 'Find the queue' }).click();
+    await expect(page).toHaveURL(/[?&]queue=HARBOUR/);
+  });
+
+  test('a language chosen before the page is live is kept', async ({ page }) => {
+    const releaseScripts = await holdScripts(page);
+    await page.goto('/pricing', { waitUntil: 'commit' });
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+    releaseScripts();
+    await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    await expect(page.getByRole('link', { name: 'Tarifs' }).first()).toBeVisible();
+  });
+
   for (const path of ['/', '/pricing', '/join']) {
     test(`${path} comes prerendered and is hydrated, not rendered again`, async ({ page }) => {
       const errors: string[] = [];
@@ -145,3 +166,20 @@ test.describe('public pages', () => {
     });
   }
 });
+
+/**
+ * Holds the page's scripts back until the returned function is called: until then the page is
+ * only its server markup. (Go to it with `waitUntil: 'commit'`: 'domcontentloaded' waits for
+ * module scripts.)
+ */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

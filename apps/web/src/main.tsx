@@ -10,6 +10,7 @@ import { App, createAppRouter } from './app/App.tsx';
 import { getAuthStatus } from './lib/auth-session.ts';
 import { initErrorReporting } from './lib/error-reporter.ts';
 import { currentLanguage, i18nReady } from './lib/i18n.ts';
+import { keepPrerenderedInput } from './lib/prerendered-input.ts';
 
 // Once the page has loaded, so the first paint never waits for it; errors go to the console
 // until Sentry is ready.
@@ -19,6 +20,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 /** The language of the page's markup when the build prerendered it (`prerender.ts`). */
 const prerendered = container.dataset.prerendered;
+const enterKeptInput = prerendered ? keepPrerenderedInput(container) : () => {};
 
 // Once the start language's texts are here (at once for English): never a flash of English.
 void i18nReady.then(async () => {
@@ -26,8 +28,12 @@ void i18nReady.then(async () => {
   // restore (bootAuth: the first render shows auth loading), the page is rendered afresh.
   const hydrate = prerendered === currentLanguage() && getAuthStatus() === 'signed_out';
   const router = await createAppRouter(hydrate);
-  // Once the page is live (hydrated or rendered anew), it takes clicks (prerendered.css).
-  const live = () => container.removeAttribute('data-prerendered');
+  // Once the page is live (hydrated or rendered anew), it takes clicks (prerendered.css), and
+  // what was typed into its markup meanwhile is entered again.
+  const live = () => {
+    container.removeAttribute('data-prerendered');
+    enterKeptInput();
+  };
   const app = (
     <StrictMode>
       <App router={router} onLive={live} />
