@@ -1,5 +1,6 @@
-import { and, desc, eq, lt, ne } from 'drizzle-orm';
+import { and, desc, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import { type AmrEntry, authRefreshTokens, authSessions, authUsers } from '../db/schema/auth.ts';
 import { isLiveUser, type UserRow } from './users.repository.ts';
 
@@ -12,6 +13,14 @@ export async function insertSession(tx: Tx, values: NewSession): Promise<Session
   return session as SessionRow;
 }
 
+const sessionWithUser = preparedStatement('find_session_with_user', (db) =>
+  db
+    .select({ session: authSessions, user: authUsers })
+    .from(authSessions)
+    .leftJoin(authUsers, and(eq(authUsers.id, authSessions.userId), isLiveUser))
+    .where(eq(authSessions.id, sql.placeholder('id'))),
+);
+
 /**
  * The session and its user, if live, in one statement: what every bearer check reads
  * (bearer.ts), so a request pays one round trip for both.
@@ -20,14 +29,7 @@ export async function findSessionWithUser(
   db: Db | Tx,
   id: string,
 ): Promise<{ session: SessionRow; user: UserRow | undefined } | undefined> {
-  const [row] = await db
-    .select({ session: authSessions, user: authUsers })
-    .from(authSessions)
-    .leftJoin(authUsers, and(eq(authUsers.id, authSessions.userId), isLiveUser))
-    .where(eq(authSessions.id, id))
-    // Named: PostgreSQL parses and plans it once per connection (every signed-in request runs it).
-    .prepare('find_session_with_user')
-    .execute();
+  const [row] = await sessionWithUser(db, { id });
   return row && { session: row.session, user: row.user ?? undefined };
 }
 

@@ -32,10 +32,10 @@ type About = {
 
 /**
  * Every tie of a user to what a request is about, as one column each: for a statement of its
- * own (`tiesOf`) or for one that also reads what the request is about. Read the row with
- * `tiesFromRow`.
+ * own (`tiesOf`) or for one that also reads what the request is about (the user as a value or
+ * a placeholder). Read the row with `tiesFromRow`.
  */
-export function tiesColumns(db: Queryable, userId: string, about: About) {
+export function tiesColumns(db: Queryable, userId: string | SQLWrapper, about: About) {
   const role = about.companyId
     ? sql<CompanyRole | null>`(${db
         .select({ role: companyUsers.role })

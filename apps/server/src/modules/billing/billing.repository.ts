@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNotNull, ne, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared.ts';
 import { companies, companyTokenMonths, companyUsers } from '../../db/schema/companies.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { queues, serviceTypes } from '../../db/schema/queues.ts';
@@ -33,8 +34,8 @@ export async function findCompanyBilling(
 }
 
 /**
- * Tokens and bookings issued in the calendar month of `now` in `timezone` (ids and zones as
- * values or as another statement's columns), whatever became of them, except those released
+ * Tokens and bookings issued in the calendar month of `now` in `timezone` (each as a value, or
+ * as another statement's column or placeholder), whatever became of them, except those released
  * because their payment was not completed in time: the counter the database keeps per company
  * and month (`company_token_months`, migration 0009), one row instead of the month's tokens.
  */
@@ -42,31 +43,33 @@ function monthTokens(
   db: Queryable,
   companyId: string | SQLWrapper,
   timezone: string | SQLWrapper,
-  now: Date,
+  now: Date | SQLWrapper,
 ) {
-  const month = sql`to_char(${now.toISOString()}::timestamptz at time zone ${timezone}, 'YYYY-MM')`;
+  const at = now instanceof Date ? now.toISOString() : now;
+  const month = sql`to_char(${at}::timestamptz at time zone ${timezone}, 'YYYY-MM')`;
   return db
     .select({ tokens: companyTokenMonths.tokens })
     .from(companyTokenMonths)
     .where(and(eq(companyTokenMonths.companyId, companyId), eq(companyTokenMonths.month, month)));
 }
 
+const planWithMonthTokens = preparedStatement('lock_plan_with_month_tokens', (db) =>
+  db
+    .select({
+      ...billingColumns,
+      tokensThisMonth: sql<number>`coalesce((${monthTokens(db, companies.id, companies.timezone, sql.placeholder('now'))}), 0)::int`,
+    })
+    .from(companies)
+    .where(eq(companies.id, sql.placeholder('companyId')))
+    .for('no key update'),
+);
+
 /**
  * The plan check's lock (see `lockCompanyBilling`) with the month's token count read in the same
  * statement: a token issue, the most frequent check, pays one round trip for both.
  */
 export async function lockPlanWithMonthTokens(tx: Queryable, companyId: string, now: Date) {
-  const [row] = await tx
-    .select({
-      ...billingColumns,
-      tokensThisMonth: sql<number>`coalesce((${monthTokens(tx, companies.id, companies.timezone, now)}), 0)::int`,
-    })
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    .for('no key update')
-    // Named: PostgreSQL parses and plans it once per connection (every token issue runs it).
-    .prepare('lock_plan_with_month_tokens')
-    .execute();
+  const [row] = await planWithMonthTokens(tx, { companyId, now: now.toISOString() });
   return row;
 }
 

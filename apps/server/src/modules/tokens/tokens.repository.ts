@@ -3,6 +3,7 @@ import { BOOKING_LIVE_WINDOW_MINUTES, type TokenStatus } from '@upnext/contract/
 import { type AnyColumn, and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared.ts';
 import {
   companies,
   queues,
@@ -101,22 +102,25 @@ export async function lockSessionContext(tx: Tx, sessionId: string) {
   return row as SessionContext | undefined;
 }
 
+const sessionWithTies = preparedStatement('lock_session_with_ties', (db) =>
+  selectSession(db, {
+    ...sessionContext,
+    ...tiesColumns(db, sql.placeholder('userId'), {
+      companyId: queues.companyId,
+      queueId: sessions.queueId,
+      subQueueId: sessions.subQueueId,
+    }),
+  })
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .for('update', { of: sessions }),
+);
+
 /**
  * `lockSessionContext` with a user's ties to the session (the access rule's look-up) read in
  * the same statement: a token issue asks the rule without a round trip under the lock.
  */
 export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: string) {
-  const about = {
-    companyId: queues.companyId,
-    queueId: sessions.queueId,
-    subQueueId: sessions.subQueueId,
-  };
-  const [row] = await selectSession(tx, { ...sessionContext, ...tiesColumns(tx, userId, about) })
-    .where(eq(sessions.id, sessionId))
-    .for('update', { of: sessions })
-    // Named: PostgreSQL parses and plans it once per connection (every token issue runs it).
-    .prepare('lock_session_with_ties')
-    .execute();
+  const [row] = await sessionWithTies(tx, { sessionId, userId });
   if (!row) return undefined;
   const { role, assigned, approved, administers, ...session } = row;
   return {
