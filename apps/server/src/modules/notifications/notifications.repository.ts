@@ -121,6 +121,23 @@ export async function markFailed(
     .where(heldClaims([claim]));
 }
 
+/**
+ * Deletes at most `limit` messages sent before `before`; returns how many went. A message holds
+ * a visitor's address and what was said about their visit, and once delivered nothing reads it.
+ */
+export async function deleteSentBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const old = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.status, 'sent'), lt(notifications.sentAt, before)))
+    .limit(limit);
+  const deleted = await db
+    .delete(notifications)
+    .where(inArray(notifications.id, old))
+    .returning({ id: notifications.id });
+  return deleted.length;
+}
+
 /** Messages not yet delivered (pending or under way): the outbox's depth, for /metrics. */
 export async function countUndelivered(db: Db): Promise<number> {
   const [row] = await db

@@ -7,7 +7,7 @@ import type { Mailer, MailMessage } from '../../auth/mailer.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { createTestDatabase, type TestDatabase, testDrivers } from '../../test/database.ts';
 import { enqueue, type OutgoingMessage } from './notifications.repository.ts';
-import { createOutbox, retryDelayMs } from './outbox.ts';
+import { createOutbox, retryDelayMs, SENT_RETENTION_DAYS } from './outbox.ts';
 
 const silent = pino({ level: 'silent' }) as FastifyBaseLogger;
 
@@ -207,6 +207,31 @@ describe.each(testDrivers)('the outbox under load (%s)', (driver) => {
     expect(await rowOf('late')).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
     expect(await pass()).toBe(0);
     expect(shared.delivered).toHaveLength(1);
+  });
+
+  it('deletes messages sent longer ago than they are kept, and nothing undelivered', async () => {
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    await enqueue(
+      database.db,
+      ['old 1', 'old 2', 'recent', 'failed', 'pending'].map((text) =>
+        mail(`${text.replace(' ', '-')}@example.test`, text),
+      ),
+      daysAgo(SENT_RETENTION_DAYS + 5),
+    );
+    const setRow = (text: string, values: Partial<typeof notifications.$inferInsert>) =>
+      database.db.update(notifications).set(values).where(eq(notifications.text, text));
+    await setRow('old 1', { status: 'sent', sentAt: daysAgo(SENT_RETENTION_DAYS + 1) });
+    await setRow('old 2', { status: 'sent', sentAt: daysAgo(SENT_RETENTION_DAYS + 4) });
+    await setRow('recent', { status: 'sent', sentAt: daysAgo(SENT_RETENTION_DAYS - 1) });
+    await setRow('failed', { status: 'failed', lastError: 'mailbox unavailable' });
+    await setRow('pending', { nextAttemptAt: new Date(now.getTime() + 60_000) });
+
+    const purged = await outbox(recordingMailer(shared), { concurrency: 1 }).purgeOnce();
+
+    expect(purged).toBe(2);
+    const left = await database.db.select({ text: notifications.text }).from(notifications);
+    expect(left.map((row) => row.text).sort()).toEqual(['failed', 'pending', 'recent']);
   });
 
   it('is woken by a committed write, not its interval', async () => {

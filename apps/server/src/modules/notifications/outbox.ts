@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { createPeriodicTask } from '../../lib/periodic.ts';
 import {
   claimDue,
+  deleteSentBefore,
   listenForEnqueued,
   markFailed,
   markSent,
@@ -35,6 +36,11 @@ const LEASE_MS = 60_000;
 const BASE_DELAY_MS = 30_000;
 const MAX_DELAY_MS = 3_600_000;
 const POLL_INTERVAL_MS = 5000;
+/** How long a sent message is kept (for a complaint about one), then deleted. */
+export const SENT_RETENTION_DAYS = 30;
+const PURGE_INTERVAL_MS = 3_600_000;
+/** Deleted per statement, so a purge never holds many rows' locks at once. */
+const PURGE_BATCH = 1000;
 
 /** 30 s, 1 min, 2 min, ... capped at an hour. */
 export function retryDelayMs(attempts: number): number {
@@ -158,13 +164,29 @@ export function createOutbox(options: OutboxOptions) {
     return sent;
   }
 
+  /** Deletes what was sent more than SENT_RETENTION_DAYS ago; returns how many. */
+  async function purgeSent(): Promise<number> {
+    const before = new Date(options.clock().getTime() - SENT_RETENTION_DAYS * 86_400_000);
+    let purged = 0;
+    for (;;) {
+      const deleted = await deleteSentBefore(db, before, PURGE_BATCH);
+      purged += deleted;
+      if (deleted < PURGE_BATCH || stopping) return purged;
+    }
+  }
+
   const periodic = createPeriodicTask(drain, options.log, 'notification outbox pass');
+  const purging = createPeriodicTask(purgeSent, options.log, 'notification purge');
   let unlisten: (() => Promise<void>) | undefined;
   return {
     /** Sends everything due now (what each pass does); for tests and benchmarks. */
     runOnce: drain,
+    /** Deletes the messages sent longer ago than they are kept (each start, then hourly). */
+    purgeOnce: purgeSent,
     async start(intervalMs = POLL_INTERVAL_MS) {
       periodic.start(intervalMs);
+      purging.start(PURGE_INTERVAL_MS);
+      purging.wake();
       try {
         unlisten = await listenForEnqueued(options.database, periodic.wake);
       } catch (error) {
@@ -176,7 +198,7 @@ export function createOutbox(options: OutboxOptions) {
     async stop() {
       stopping = true;
       await unlisten?.();
-      await periodic.stop();
+      await Promise.all([periodic.stop(), purging.stop()]);
     },
   };
 }
