@@ -20,8 +20,17 @@ export type CounterStore = {
   close(): Promise<void>;
 };
 
-function memoryCounters(clock: Clock): CounterStore {
+const MEMORY_LIMITS = { sweepAbove: 50_000, most: 200_000 };
+const SWEEP_EVERY_MS = 1000;
+
+/**
+ * Counters of one instance without Redis (development, a small deployment). Past `sweepAbove`
+ * windows the expired ones are swept, at most once a second; at `most`, the oldest goes for
+ * each new one: a flood of distinct keys costs neither a scan per request nor unbounded memory.
+ */
+export function memoryCounters(clock: Clock, limits = MEMORY_LIMITS): CounterStore {
   const windows = new Map<string, { end: number; count: number }>();
+  let nextSweep = 0;
   const current = (key: string, now: number) => {
     const window = windows.get(key);
     return window && window.end > now ? window : undefined;
@@ -29,12 +38,19 @@ function memoryCounters(clock: Clock): CounterStore {
   return {
     async add(key, windowMs) {
       const now = clock().getTime();
-      if (windows.size > 50_000) {
+      if (windows.size > limits.sweepAbove && now >= nextSweep) {
+        nextSweep = now + SWEEP_EVERY_MS;
         for (const [stale, window] of windows) if (window.end <= now) windows.delete(stale);
       }
-      const window = current(key, now) ?? { end: now + windowMs, count: 0 };
+      let window = current(key, now);
+      if (!window) {
+        window = { end: now + windowMs, count: 0 };
+        // A new window goes last (a Map keeps insertion order), so the first is the oldest.
+        windows.delete(key);
+        if (windows.size >= limits.most) windows.delete(windows.keys().next().value as string);
+        windows.set(key, window);
+      }
       window.count++;
-      windows.set(key, window);
       return { count: window.count, resetInMs: window.end - now };
     },
     async read(key) {
