@@ -49,12 +49,10 @@ describe.each(testDrivers)('MFA (TOTP) with auth-js (%s)', (driver) => {
     expect(error).toBeNull();
     const secret = data?.totp?.secret as string;
     const factorId = data?.id as string;
-    const verified = await user.client.mfa.challengeAndVerify({
-      factorId,
-      code: codeFor(secret),
-    });
+    const usedCode = codeFor(secret);
+    const verified = await user.client.mfa.challengeAndVerify({ factorId, code: usedCode });
     expect(verified.error).toBeNull();
-    return { ...user, secret, factorId };
+    return { ...user, secret, factorId, usedCode };
   }
 
   it('enrols, challenges and verifies: the same session becomes aal2 with totp in amr', async () => {
@@ -135,7 +133,7 @@ describe.each(testDrivers)('MFA (TOTP) with auth-js (%s)', (driver) => {
   });
 
   it('refuses a wrong code and a replayed code; a fresh code for the next step still works', async () => {
-    const { email, secret, factorId } = await withVerifiedFactor();
+    const { email, secret, factorId, usedCode } = await withVerifiedFactor();
     const client = server.client();
     await client.signInWithPassword({ email, password: PASSWORD });
 
@@ -147,16 +145,18 @@ describe.each(testDrivers)('MFA (TOTP) with auth-js (%s)', (driver) => {
     expect(wrong.error?.code).toBe('mfa_verification_failed');
     expect(wrong.error?.status).toBe(422);
 
-    // The code just used to verify the factor is refused for this new session.
-    const replayed = await client.mfa.challengeAndVerify({ factorId, code: codeFor(secret) });
+    // The code just used to verify the factor is refused for this new session. (The code it
+    // was, not the current one: a 30 s step may have ended since.)
+    const replayed = await client.mfa.challengeAndVerify({ factorId, code: usedCode });
     expect(replayed.error?.code).toBe('mfa_verification_failed');
     expect((await client.mfa.getAuthenticatorAssuranceLevel()).data?.currentLevel).toBe('aal1');
 
-    const next = await client.mfa.challengeAndVerify({ factorId, code: codeFor(secret, 1) });
+    const nextCode = codeFor(secret, 1);
+    const next = await client.mfa.challengeAndVerify({ factorId, code: nextCode });
     expect(next.error).toBeNull();
     const again = await server.client();
     await again.signInWithPassword({ email, password: PASSWORD });
-    const replayedNext = await again.mfa.challengeAndVerify({ factorId, code: codeFor(secret, 1) });
+    const replayedNext = await again.mfa.challengeAndVerify({ factorId, code: nextCode });
     expect(replayedNext.error?.code).toBe('mfa_verification_failed');
     const attempts = await server.db
       .select()
