@@ -1,6 +1,7 @@
 import { and, eq, exists, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
+import { queryAll } from '../../db/query-all.ts';
 import { type CompanyRole, companyUsers } from '../../db/schema/companies.ts';
 import { joinRequests, subQueueStaff } from '../../db/schema/queues.ts';
 
@@ -132,42 +133,45 @@ export async function tiesToMany(
   assigned: Set<string>;
 }> {
   const none = Promise.resolve([]);
-  const [roles, approved, assigned] = await Promise.all([
-    about.companyIds.length === 0
-      ? none
-      : db
-          .select({ companyId: companyUsers.companyId, role: companyUsers.role })
-          .from(companyUsers)
-          .where(
-            and(
-              eq(companyUsers.userId, userId),
-              eq(companyUsers.status, 'active'),
-              inArray(companyUsers.companyId, about.companyIds),
+  const [roles, approved, assigned] = await queryAll(db, [
+    () =>
+      about.companyIds.length === 0
+        ? none
+        : db
+            .select({ companyId: companyUsers.companyId, role: companyUsers.role })
+            .from(companyUsers)
+            .where(
+              and(
+                eq(companyUsers.userId, userId),
+                eq(companyUsers.status, 'active'),
+                inArray(companyUsers.companyId, about.companyIds),
+              ),
             ),
-          ),
-    about.queueIds.length === 0
-      ? none
-      : db
-          .select({ queueId: joinRequests.queueId })
-          .from(joinRequests)
-          .where(
-            and(
-              eq(joinRequests.userId, userId),
-              eq(joinRequests.status, 'approved'),
-              inArray(joinRequests.queueId, about.queueIds),
+    () =>
+      about.queueIds.length === 0
+        ? none
+        : db
+            .select({ queueId: joinRequests.queueId })
+            .from(joinRequests)
+            .where(
+              and(
+                eq(joinRequests.userId, userId),
+                eq(joinRequests.status, 'approved'),
+                inArray(joinRequests.queueId, about.queueIds),
+              ),
             ),
-          ),
-    about.subQueueIds.length === 0
-      ? none
-      : db
-          .select({ subQueueId: subQueueStaff.subQueueId })
-          .from(subQueueStaff)
-          .where(
-            and(
-              eq(subQueueStaff.userId, userId),
-              inArray(subQueueStaff.subQueueId, about.subQueueIds),
+    () =>
+      about.subQueueIds.length === 0
+        ? none
+        : db
+            .select({ subQueueId: subQueueStaff.subQueueId })
+            .from(subQueueStaff)
+            .where(
+              and(
+                eq(subQueueStaff.userId, userId),
+                inArray(subQueueStaff.subQueueId, about.subQueueIds),
+              ),
             ),
-          ),
   ]);
   return {
     roles: new Map(

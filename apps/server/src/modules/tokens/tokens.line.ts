@@ -1,5 +1,6 @@
 import type { SessionCounts } from '@upnext/contract/sessions';
 import type { Db, Tx } from '../../db/client.ts';
+import { queryAll } from '../../db/query-all.ts';
 import type { SessionContext, TokenRow } from './tokens.repository.ts';
 import * as repo from './tokens.repository.ts';
 
@@ -84,9 +85,9 @@ export async function sessionFigures(
   now: Date,
   serviceTimes: 'fresh' | 'recent' = 'fresh',
 ): Promise<Figures> {
-  const [figures, typical] = await Promise.all([
-    repo.sessionFigures(db, session.sessionId, now),
-    typicalSeconds(db, session.queueId, now, serviceTimes),
+  const [figures, typical] = await queryAll(db, [
+    () => repo.sessionFigures(db, session.sessionId, now),
+    () => typicalSeconds(db, session.queueId, now, serviceTimes),
   ]);
   return {
     session,
@@ -119,9 +120,9 @@ export async function liveLine(
   now: Date,
   serviceTimes: 'fresh' | 'recent' = 'fresh',
 ): Promise<LiveLine> {
-  const [figures, rows] = await Promise.all([
-    sessionFigures(db, session, now, serviceTimes),
-    repo.waitingLine(db, session.sessionId, now),
+  const [figures, rows] = await queryAll(db, [
+    () => sessionFigures(db, session, now, serviceTimes),
+    () => repo.waitingLine(db, session.sessionId, now),
   ]);
   return withEntries(
     figures,

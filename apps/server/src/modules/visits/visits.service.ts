@@ -1,6 +1,7 @@
 import { cancellableTokenStatuses, type QueueToken } from '@upnext/contract/tokens';
 import type { Visit } from '@upnext/contract/visits';
 import type { Db, Tx } from '../../db/client.ts';
+import { queryAll } from '../../db/query-all.ts';
 import { liveTokenStatuses } from '../../db/schema/tokens.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../access/caller.ts';
@@ -70,9 +71,9 @@ async function visitOf(
   shown: QueueToken,
   session: SessionContext,
 ): Promise<Visit> {
-  const [serviceName, place] = await Promise.all([
-    token.sessionServiceId ? repo.serviceNameOf(db, token.sessionServiceId) : null,
-    repo.onlyPlaceOf(db, session.queueId),
+  const [serviceName, place] = await queryAll(db, [
+    async () => (token.sessionServiceId ? repo.serviceNameOf(db, token.sessionServiceId) : null),
+    () => repo.onlyPlaceOf(db, session.queueId),
   ]);
   return {
     displayNumber: shown.displayNumber,
