@@ -1,7 +1,7 @@
 import type { Endpoint, EndpointData, EndpointInput } from '@upnext/contract/endpoint';
 import { buildPath } from '@upnext/contract/routes';
 import { getFreshAccessToken } from './auth-session.ts';
-import { currentLanguage } from './i18n.ts';
+import { currentLanguage } from './language.ts';
 
 /** The queue service lives under `/api` on the app's own origin (spec §7). */
 const API_BASE = '/api';

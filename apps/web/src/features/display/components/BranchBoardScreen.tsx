@@ -2,14 +2,14 @@ import { Text, VisuallyHidden } from '@mantine/core';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { SessionBoard } from '@upnext/contract/tokens';
 import { useCallback, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Logo } from '../../../components/Logo.tsx';
+import { LogoMark } from '../../../components/LogoMark.tsx';
 import { useSessionBoards } from '../../../entities/session/board.ts';
-import { formatTime } from '../../../entities/token/format.ts';
+import { formatTime } from '../../../entities/token/time.ts';
 import { useLiveTopics } from '../../../lib/realtime-cache.ts';
 import { publicRealtime } from '../../../lib/stomp-client.ts';
 import { useQueueBoard } from '../api/queueBoard.ts';
 import { useCallAnnouncer } from '../hooks/useCallAnnouncer.ts';
+import { useDisplayTexts } from '../texts.ts';
 import classes from './boards.module.css';
 import { CallNumber } from './CallNumber.tsx';
 import { ScanToJoin } from './ScanToJoin.tsx';
@@ -19,7 +19,7 @@ const EARLIER_SHOWN = 3;
 
 /** A counter's card: its call in large type, its state and the calls before it. */
 function CounterCard({ board, index }: { board: SessionBoard; index: number }) {
-  const { t } = useTranslation('display');
+  const { t } = useDisplayTexts();
   const counter = board.counter ?? t('branch.desk', { n: index + 1 });
   const earlier = board.recentlyCalled.slice(0, EARLIER_SHOWN);
   return (
@@ -68,7 +68,7 @@ function latestCall(boards: readonly SessionBoard[]) {
 
 /** Every counter of a queue today on one wall screen (a branch board), live. */
 export function BranchBoardScreen({ queueId }: { queueId: string }) {
-  const { t } = useTranslation('display');
+  const { t } = useDisplayTexts();
   const queue = useQueueBoard(queueId);
   const sessions = queue.data?.sessions ?? [];
   const destinations = useMemo(
@@ -95,7 +95,7 @@ export function BranchBoardScreen({ queueId }: { queueId: string }) {
   return (
     <div className={classes.board}>
       <header className={classes.top}>
-        <Logo variant="inverse" />
+        <LogoMark name={t('common:brand.name')} variant="inverse" />
         <Text className={classes.place}>
           {data ? `${data.companyName} · ${data.queueName}` : ''}
         </Text>
