@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boardPaths } from './board-paths.ts';
 import { int4ParamSchema, int4Schema, phoneInputSchema, textSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { intakeAnswerInputSchema, intakeAnswerSchema } from './intake.ts';
@@ -435,7 +436,7 @@ export const tokenEndpoints = {
   }),
   sessionBoard: endpoint({
     method: 'GET',
-    path: '/queues/sessions/:sessionId/board',
+    path: boardPaths.sessionBoard,
     tag: 'tokens',
     summary: 'The public state of a session for display boards (no personal data)',
     params: sessionIdParams,
@@ -444,7 +445,7 @@ export const tokenEndpoints = {
   }),
   queueBoard: endpoint({
     method: 'GET',
-    path: '/queues/:queueId/board',
+    path: boardPaths.queueBoard,
     tag: 'tokens',
     summary: 'A branch board: every session of a queue today, each as its board (no personal data)',
     description:

@@ -159,4 +159,12 @@ export const api = {
       ...(signal ? { signal } : {}),
     });
   },
+  /**
+   * `call` for an endpoint named by its type (`import type`) and its address only, so its
+   * schemas, and zod, stay out of the page's code (the wall-screen boards, `board-paths.ts`).
+   */
+  callAt: <E extends Endpoint>(
+    address: Pick<E, 'method' | 'path'>,
+    input: EndpointInput<E> & { signal?: AbortSignal | undefined },
+  ): Promise<EndpointData<E>> => api.call(address as E, input),
 };
