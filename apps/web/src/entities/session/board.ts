@@ -123,7 +123,7 @@ export function seedSessionBoards(queryClient: QueryClient, boards: readonly Ses
 
 type EventCheck = (body: unknown) => SessionEvent | null;
 let checkEvent: EventCheck | undefined;
-let loadingCheck: Promise<void> | undefined;
+let loadingCheck = false;
 const waiting: Array<{ apply: () => void; resync: () => void }> = [];
 
 /**
@@ -142,7 +142,9 @@ function withSessionEvent(body: unknown, apply: (event: SessionEvent) => void, r
     return;
   }
   waiting.push({ apply: () => checkEvent && run(checkEvent), resync });
-  loadingCheck ??= import('@upnext/contract/realtime').then(
+  if (loadingCheck) return;
+  loadingCheck = true;
+  void import('@upnext/contract/realtime').then(
     ({ sessionEvent }) => {
       checkEvent = (value) => {
         const parsed = sessionEvent.safeParse(value);
@@ -151,7 +153,7 @@ function withSessionEvent(body: unknown, apply: (event: SessionEvent) => void, r
       for (const event of waiting.splice(0)) event.apply();
     },
     () => {
-      loadingCheck = undefined;
+      loadingCheck = false;
       for (const event of waiting.splice(0)) event.resync();
     },
   );

@@ -9,7 +9,8 @@ import type { Translate } from '../../lib/translate.ts';
  */
 export const DisplayTextsContext = createContext<Translate | null>(null);
 
-export function useDisplayTexts(): { t: Translate } {
+/** react-i18next's `useTranslation('display')`, for the boards, from `DisplayTextsContext`. */
+export function useTranslation(_namespace: 'display'): { t: Translate } {
   const t = useContext(DisplayTextsContext);
   if (!t) throw new Error('A board renders inside a DisplayTextsContext provider');
   return { t };

@@ -9,7 +9,7 @@ import { useLiveTopics } from '../../../lib/realtime-cache.ts';
 import { publicRealtime } from '../../../lib/stomp-client.ts';
 import { useQueueBoard } from '../api/queueBoard.ts';
 import { useCallAnnouncer } from '../hooks/useCallAnnouncer.ts';
-import { useDisplayTexts } from '../texts.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 import { CallNumber } from './CallNumber.tsx';
 import { ScanToJoin } from './ScanToJoin.tsx';
@@ -19,7 +19,7 @@ const EARLIER_SHOWN = 3;
 
 /** A counter's card: its call in large type, its state and the calls before it. */
 function CounterCard({ board, index }: { board: SessionBoard; index: number }) {
-  const { t } = useDisplayTexts();
+  const { t } = useTranslation('display');
   const counter = board.counter ?? t('branch.desk', { n: index + 1 });
   const earlier = board.recentlyCalled.slice(0, EARLIER_SHOWN);
   return (
@@ -68,7 +68,7 @@ function latestCall(boards: readonly SessionBoard[]) {
 
 /** Every counter of a queue today on one wall screen (a branch board), live. */
 export function BranchBoardScreen({ queueId }: { queueId: string }) {
-  const { t } = useDisplayTexts();
+  const { t } = useTranslation('display');
   const queue = useQueueBoard(queueId);
   const sessions = queue.data?.sessions ?? [];
   const destinations = useMemo(

@@ -1,11 +1,11 @@
 import type { BoardCall } from '@upnext/contract/tokens';
 import { formatTime } from '../../../entities/token/time.ts';
-import { useDisplayTexts } from '../texts.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 
 /** The calls before the current one, newest first: ticket, counter and time (Qmatic-style). */
 export function RecentCalls({ calls }: { calls: readonly BoardCall[] }) {
-  const { t } = useDisplayTexts();
+  const { t } = useTranslation('display');
   return (
     <section className={classes.recent} aria-labelledby="board-recent-title">
       <h2 id="board-recent-title" className={classes.recentTitle}>

@@ -1,11 +1,11 @@
 import { Box, Text } from '@mantine/core';
 import { joinUrl, useQrSvg } from '../../../lib/qr.ts';
-import { useDisplayTexts } from '../texts.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 
 /** "Scan to join": the queue's join link as a QR code, with its code for typing in. */
 export function ScanToJoin({ joinCode, queueName }: { joinCode: string; queueName: string }) {
-  const { t } = useDisplayTexts();
+  const { t } = useTranslation('display');
   const svg = useQrSvg(joinUrl(joinCode));
   return (
     <Box className={classes.join}>

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { LogoMark } from '../../../components/LogoMark.tsx';
 import { useCallAnnouncer } from '../hooks/useCallAnnouncer.ts';
 import { useLiveBoard } from '../hooks/useLiveBoard.ts';
-import { useDisplayTexts } from '../texts.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 import { CallNumber } from './CallNumber.tsx';
 import { RecentCalls } from './RecentCalls.tsx';
@@ -12,7 +12,7 @@ import { WallControls } from './WallControls.tsx';
 
 /** One session's board for a waiting room's screen: the call, the calls before, scan to join. */
 export function SessionBoardScreen({ sessionId }: { sessionId: string }) {
-  const { t } = useDisplayTexts();
+  const { t } = useTranslation('display');
   const board = useLiveBoard(sessionId);
   const data = board.data;
   const counter = data?.nowServingCounter ?? null;

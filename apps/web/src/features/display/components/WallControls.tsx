@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import { IconMaximize, IconMinimize, IconVolume } from '@tabler/icons-react';
 import { useFullscreen, useWakeLock } from '../hooks/useWallScreen.ts';
-import { useDisplayTexts } from '../texts.ts';
+import { useTranslation } from '../texts.ts';
 
 interface WallControlsProps {
   soundOn: boolean;
@@ -10,7 +10,7 @@ interface WallControlsProps {
 
 /** A wall screen's buttons (sound, full screen); while shown, the screen is kept awake. */
 export function WallControls({ soundOn, onEnableSound }: WallControlsProps) {
-  const { t } = useDisplayTexts();
+  const { t } = useTranslation('display');
   const fullscreen = useFullscreen();
   useWakeLock();
   return (
