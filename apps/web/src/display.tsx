@@ -17,10 +17,17 @@ import { reportError } from './lib/error-reporter.ts';
 import { setCurrentLanguage, startLanguage } from './lib/language.ts';
 import { queryDefaults } from './lib/query-defaults.ts';
 import { createTranslate, type Texts } from './lib/translate.ts';
+import englishCommon from './locales/en/common.json';
 
-const texts = import.meta.glob<Texts>('./locales/*/{common,display}.json', { import: 'default' });
+// English `common` as the app has it (in the chunk both entries share): a dynamic import of a
+// module the app's start imports would load the app's start with it.
+const texts = import.meta.glob<Texts>(
+  ['./locales/*/{common,display}.json', '!./locales/en/common.json'],
+  { import: 'default' },
+);
 
 async function loadTexts(language: string, namespace: string): Promise<Texts> {
+  if (language === 'en' && namespace === 'common') return englishCommon;
   const load = texts[`./locales/${language}/${namespace}.json`];
   if (!load) throw new Error(`No texts for ${language}/${namespace}`);
   return load();
