@@ -13,7 +13,7 @@ import { createRoot } from 'react-dom/client';
 import { cssVariablesResolver, theme } from './app/theme.ts';
 import { BoardPage } from './features/display/components/BoardPage.tsx';
 import { DisplayTextsContext } from './features/display/texts.ts';
-import { reportError } from './lib/error-reporter.ts';
+import { initErrorReporting, reportError } from './lib/error-reporter.ts';
 import { setCurrentLanguage, startLanguage } from './lib/language.ts';
 import { queryDefaults } from './lib/query-defaults.ts';
 import { createTranslate, type Texts } from './lib/translate.ts';
@@ -38,6 +38,9 @@ const queryClient = new QueryClient({
   queryCache: new QueryCache({ onError: (error) => reportError(error, { source: 'api' }) }),
   defaultOptions: { queries: queryDefaults },
 });
+
+// As the app does (main.tsx): once the page has loaded, so the first paint never waits for it.
+window.addEventListener('load', () => void initErrorReporting(), { once: true });
 
 async function start() {
   const container = document.getElementById('root');

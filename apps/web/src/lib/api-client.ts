@@ -161,7 +161,7 @@ export const api = {
   },
   /**
    * `call` for an endpoint named by its type (`import type`) and its address only, so its
-   * schemas, and zod, stay out of the page's code (the wall-screen boards, `board-paths.ts`).
+   * schemas, and zod, stay out of the page's code (the wall-screen boards, `light-paths.ts`).
    */
   callAt: <E extends Endpoint>(
     address: Pick<E, 'method' | 'path'>,

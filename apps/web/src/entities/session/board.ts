@@ -1,5 +1,5 @@
 import { type QueryClient, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
-import { boardPaths } from '@upnext/contract/board-paths';
+import { lightPaths } from '@upnext/contract/light-paths';
 import type { SessionEvent } from '@upnext/contract/realtime';
 import type { BoardCall, SessionBoard, tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../lib/api-client.ts';
@@ -19,7 +19,7 @@ export const sessionBoardKey = (sessionId: string) => ['session-board', sessionI
 
 function fetchSessionBoard(sessionId: string, signal?: AbortSignal) {
   return api.callAt<typeof tokenEndpoints.sessionBoard>(
-    { method: 'GET', path: boardPaths.sessionBoard },
+    { method: 'GET', path: lightPaths.sessionBoard },
     { params: { sessionId }, signal },
   );
 }

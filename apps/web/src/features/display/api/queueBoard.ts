@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { boardPaths } from '@upnext/contract/board-paths';
+import { lightPaths } from '@upnext/contract/light-paths';
 import type { tokenEndpoints } from '@upnext/contract/tokens';
 import { seedSessionBoards } from '../../../entities/session/board.ts';
 import { api } from '../../../lib/api-client.ts';
@@ -17,7 +17,7 @@ export function useQueueBoard(queueId: string) {
     queryKey: ['queue-board', queueId],
     queryFn: async ({ signal }) => {
       const board = await api.callAt<typeof tokenEndpoints.queueBoard>(
-        { method: 'GET', path: boardPaths.queueBoard },
+        { method: 'GET', path: lightPaths.queueBoard },
         { params: { queueId }, signal },
       );
       seedSessionBoards(queryClient, board.sessions);
