@@ -90,11 +90,13 @@ export default defineConfig({
           groups: [
             {
               name: (id, graph) => initialChunk(id, graph, 'shared'),
+              debugName: 'shared',
               tags: ['$initial'],
               priority: 2,
             },
             {
               name: (id, graph) => initialChunk(id, graph, 'app'),
+              debugName: 'app',
               tags: ['$initial'],
               priority: 1,
             },
