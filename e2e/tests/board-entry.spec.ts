@@ -68,3 +68,25 @@ test.describe('the wall-screen boards’ own page', () => {
     await expect(branch.getByTestId('counter-call')).toContainText('LB-002');
   });
 });
+
+test('a board whose texts could not be fetched tries again by itself', async ({ page }) => {
+  const path = '/display/00000000-0000-4000-8000-000000000000';
+  const html = await (await page.request.get(path)).text();
+  const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
+  expect(entry).toMatch(/\/assets\/display-/);
+  // The first request for the board's texts (a chunk of their own) fails: a flaky network.
+  let refused = false;
+  await page.route(/\/assets\/display-[^/]*\.js$/, async (route) => {
+    if (!refused && new URL(route.request().url()).pathname !== entry) {
+      refused = true;
+      await route.abort();
+    } else {
+      await route.continue();
+    }
+  });
+  await page.goto(path);
+  await expect.poll(() => refused).toBe(true);
+  await expect(page.getByRole('heading', { level: 1, name: 'Now serving' })).toBeVisible({
+    timeout: 15_000,
+  });
+});

@@ -7,6 +7,7 @@ import '@mantine/core/styles/global.css';
 import './app/direction.css';
 import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { reconnectDelayMs } from '@upnext/contract/realtime-topics';
 import { matchBoardPath } from '@upnext/contract/routes';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -75,4 +76,9 @@ async function start() {
   );
 }
 
-void start();
+// A wall screen has nobody to press reload: if its texts could not be fetched, it tries again
+// after the realtime connection's own delay.
+start().catch((error: unknown) => {
+  reportError(error, { source: 'board-start' });
+  window.setTimeout(() => window.location.reload(), reconnectDelayMs);
+});
