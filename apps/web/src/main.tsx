@@ -9,7 +9,8 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './app/App.tsx';
 import { getAuthStatus } from './lib/auth-session.ts';
 import { initErrorReporting } from './lib/error-reporter.ts';
-import { currentLanguage, i18nReady } from './lib/i18n.ts';
+import { i18nReady } from './lib/i18n.ts';
+import { currentLanguage } from './lib/language.ts';
 import { keepPrerenderedInput } from './lib/prerendered-input.ts';
 
 // Once the page has loaded, so the first paint never waits for it; errors go to the console

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPath, isKnownSpaPath, requiresSignIn, spaRoutes } from './routes.ts';
+import { buildPath, isKnownSpaPath, matchBoardPath, requiresSignIn, spaRoutes } from './routes.ts';
 
 describe('spa routes', () => {
   it('knows every screen of the spec and rejects other paths', () => {
@@ -22,5 +22,17 @@ describe('spa routes', () => {
       '/queues/a%20b%2Fc/sessions',
     );
     expect(() => buildPath('/queues/:queueId', {})).toThrow(/queueId/);
+  });
+});
+
+describe('board paths', () => {
+  it('names the board and its id, decoded, and nothing for other paths', () => {
+    expect(matchBoardPath('/display/abc')).toEqual({ board: 'session', sessionId: 'abc' });
+    expect(matchBoardPath('/display/queue/q%201')).toEqual({ board: 'queue', queueId: 'q 1' });
+    expect(matchBoardPath('/display/queue/q1/')).toEqual({ board: 'queue', queueId: 'q1' });
+    expect(matchBoardPath('/display')).toBeNull();
+    expect(matchBoardPath('/display/a/b/c')).toBeNull();
+    expect(matchBoardPath('/display/%E0%A4%A')).toBeNull();
+    expect(matchBoardPath('/join')).toBeNull();
   });
 });

@@ -68,13 +68,54 @@ export function requiresSignIn(pattern: string): boolean {
   return pattern.startsWith('/admin') && pattern !== spaRoutes.adminPaymentSuccess;
 }
 
-const compiled = Object.values(spaRoutes).map((pattern) => {
+/** A route pattern as a regular expression, its `:name` placeholders captured in order. */
+function compile(pattern: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
   const source = pattern
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => {
+      if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part.slice(1));
+      return '([^/]+)';
+    })
     .join('/');
-  return new RegExp(`^${source}/?$`);
-});
+  return { regex: new RegExp(`^${source}/?$`), names };
+}
+
+const compiled = Object.values(spaRoutes).map((pattern) => compile(pattern).regex);
+
+/**
+ * The placeholders' values when `pathname` is a path of `pattern` (decoded), else null:
+ * `matchSpaPath('/display/:sessionId', '/display/abc')` is `{ sessionId: 'abc' }`.
+ */
+export function matchSpaPath(pattern: string, pathname: string): Record<string, string> | null {
+  const { regex, names } = compile(pattern);
+  const found = regex.exec(pathname);
+  if (!found) return null;
+  try {
+    return Object.fromEntries(
+      names.map((name, index) => [name, decodeURIComponent(found[index + 1] ?? '')]),
+    );
+  } catch {
+    return null; // A malformed escape (`%E0%A4%A`) names no id.
+  }
+}
+
+export type BoardPath =
+  | { board: 'queue'; queueId: string }
+  | { board: 'session'; sessionId: string };
+
+/**
+ * The wall-screen boards' paths: the web app serves them from a light entry of its own
+ * (`apps/web/display.html`), which the server sends for these paths (`spa.ts`).
+ */
+export function matchBoardPath(pathname: string): BoardPath | null {
+  // `/display/queue/x` before `/display/:sessionId`, which would not match it anyway (two parts).
+  const queue = matchSpaPath(spaRoutes.displayQueue, pathname);
+  if (queue) return { board: 'queue', queueId: queue.queueId ?? '' };
+  const session = matchSpaPath(spaRoutes.display, pathname);
+  return session ? { board: 'session', sessionId: session.sessionId ?? '' } : null;
+}
 
 /** True when `pathname` (no query, no hash) is a screen the app knows. */
 export function isKnownSpaPath(pathname: string): boolean {

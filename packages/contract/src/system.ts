@@ -1,6 +1,7 @@
 import { clientConfigSchema } from './client-config.ts';
 import { endpoint } from './endpoint.ts';
 import { healthSchema, readinessSchema } from './health.ts';
+import { lightPaths } from './light-paths.ts';
 
 export const systemEndpoints = {
   health: endpoint({
@@ -23,7 +24,7 @@ export const systemEndpoints = {
   }),
   getClientConfig: endpoint({
     method: 'GET',
-    path: '/client-config',
+    path: lightPaths.clientConfig,
     tag: 'system',
     summary: 'Public settings the web app reads at boot (nothing secret)',
     public: true,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { int4ParamSchema, int4Schema, phoneInputSchema, textSchema } from './common.ts';
 import { endpoint, signedInErrors } from './endpoint.ts';
 import { intakeAnswerInputSchema, intakeAnswerSchema } from './intake.ts';
+import { lightPaths } from './light-paths.ts';
 import { tokenPaymentSchema } from './payments.ts';
 import { sessionStatusSchema } from './sessions.ts';
 
@@ -435,7 +436,7 @@ export const tokenEndpoints = {
   }),
   sessionBoard: endpoint({
     method: 'GET',
-    path: '/queues/sessions/:sessionId/board',
+    path: lightPaths.sessionBoard,
     tag: 'tokens',
     summary: 'The public state of a session for display boards (no personal data)',
     params: sessionIdParams,
@@ -444,7 +445,7 @@ export const tokenEndpoints = {
   }),
   queueBoard: endpoint({
     method: 'GET',
-    path: '/queues/:queueId/board',
+    path: lightPaths.queueBoard,
     tag: 'tokens',
     summary: 'A branch board: every session of a queue today, each as its board (no personal data)',
     description:

@@ -164,3 +164,46 @@ describe('serving the web app', () => {
     }
   });
 });
+
+describe('serving the wall-screen boards', () => {
+  const BOARD = '<!doctype html><title>UpNext</title><script src="/assets/display-1.js"></script>';
+  let dist: string;
+  let database: TestDatabase;
+  let app: Awaited<ReturnType<typeof buildTestApp>>['app'];
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'upnext-dist-'));
+    await writeFile(join(dist, 'index.html'), INDEX);
+    await writeFile(join(dist, 'display.html'), BOARD);
+    await writeFile(join(dist, 'display.html.br'), brotliCompressSync(BOARD));
+    database = await createTestDatabase('pglite');
+    ({ app } = await buildTestApp(database, {}, { webDistDir: dist }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it.each(['/display/6f1d2c7a', '/display/queue/9a8b7c6d?lang=fr'])(
+    'answers the board %s with its own light page',
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(BOARD);
+      const compressed = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(compressed.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(BOARD);
+    },
+  );
+
+  it.each(['/', '/join', '/display', '/display/a/b/c'])('answers %s with the app', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.body).toBe(INDEX);
+  });
+});

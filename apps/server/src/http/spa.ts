@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import { isKnownSpaPath } from '@upnext/contract/routes';
+import { isKnownSpaPath, matchBoardPath } from '@upnext/contract/routes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.ts';
 import { pageLanguage } from './language.ts';
@@ -95,7 +95,8 @@ function loadPrerendered(webDistDir: string): Map<string, PageLoader> {
  * Serves the built web app from one origin with the API. Hashed files under /assets are
  * cached for a year; everything else (index.html, favicon) is revalidated on each visit so
  * a deploy shows up at once. The pages the build prerendered are sent as such to the visitors
- * they were rendered for. Text files go out as the build's Brotli or gzip variant when the
+ * they were rendered for, and the wall-screen boards get their own light page (display.html).
+ * Text files go out as the build's Brotli or gzip variant when the
  * browser accepts one. Paths the app does not know get its not-found page with a real 404
  * status, so crawlers and monitors see the truth.
  */
@@ -108,6 +109,9 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   }
   const indexFor = loadIndex(indexFile);
   const prerendered = loadPrerendered(webDistDir);
+  // The wall-screen boards' light entry (apps/web/src/display.tsx), when the build has it.
+  const boardFile = join(webDistDir, 'display.html');
+  const boardFor = existsSync(boardFile) ? loadIndex(boardFile) : null;
 
   await app.register(fastifyStatic, {
     root: webDistDir,
@@ -133,7 +137,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     const page = prerendered.get(pathname);
     const asPrerendered =
       page && !request.url.includes('?') && pageLanguage(request) === 'en' ? page : null;
-    const { encoding, variant } = (asPrerendered ?? indexFor)(request.headers['accept-encoding']);
+    const board = boardFor && matchBoardPath(pathname) ? boardFor : null;
+    const { encoding, variant } = (asPrerendered ?? board ?? indexFor)(
+      request.headers['accept-encoding'],
+    );
     const vary = [
       reply.getHeader('vary'),
       'accept-encoding',

@@ -1,40 +1,8 @@
-import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { LogoMark, type LogoMarkProps } from './LogoMark.tsx';
 
-interface LogoProps {
-  /** `inverse` for dark backgrounds (the footer, the display board). */
-  variant?: 'default' | 'inverse';
-}
-
-/** The mark (people in line, moving to "next") and the wordmark; decorative, the link names it. */
-export function Logo({ variant = 'default' }: LogoProps) {
+/** The logo with the brand's name from the app's texts (`LogoMark` where there is no i18next). */
+export function Logo({ variant = 'default' }: Pick<LogoMarkProps, 'variant'>) {
   const { t } = useTranslation();
-  const inverse = variant === 'inverse';
-  return (
-    <Group gap={8} wrap="nowrap" aria-hidden>
-      <svg width="32" height="32" viewBox="0 0 32 32" focusable="false" aria-hidden="true">
-        <rect width="32" height="32" rx="8" fill={inverse ? '#ffffff' : '#166b7e'} />
-        <circle cx="8.5" cy="16" r="2.5" fill={inverse ? '#4ea4b8' : '#76b9c9'} />
-        <circle cx="15" cy="16" r="2.5" fill={inverse ? '#1f7f95' : '#d2e9ee'} />
-        <path
-          d="M20.5 10l6 6-6 6"
-          fill="none"
-          stroke={inverse ? '#0d5869' : '#ffffff'}
-          strokeWidth="3"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
-      <Text
-        component="span"
-        fw={800}
-        fz={22}
-        lts={-0.5}
-        c={inverse ? 'white' : 'brand.8'}
-        style={{ lineHeight: 1 }}
-      >
-        {t('brand.name')}
-      </Text>
-    </Group>
-  );
+  return <LogoMark name={t('brand.name')} variant={variant} />;
 }

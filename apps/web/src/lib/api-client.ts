@@ -1,7 +1,7 @@
 import type { Endpoint, EndpointData, EndpointInput } from '@upnext/contract/endpoint';
 import { buildPath } from '@upnext/contract/routes';
 import { getFreshAccessToken } from './auth-session.ts';
-import { currentLanguage } from './i18n.ts';
+import { currentLanguage } from './language.ts';
 
 /** The queue service lives under `/api` on the app's own origin (spec §7). */
 const API_BASE = '/api';
@@ -159,4 +159,12 @@ export const api = {
       ...(signal ? { signal } : {}),
     });
   },
+  /**
+   * `call` for an endpoint named by its type (`import type`) and its address only, so its
+   * schemas, and zod, stay out of the page's code (the wall-screen boards, `light-paths.ts`).
+   */
+  callAt: <E extends Endpoint>(
+    address: Pick<E, 'method' | 'path'>,
+    input: EndpointInput<E> & { signal?: AbortSignal | undefined },
+  ): Promise<EndpointData<E>> => api.call(address as E, input),
 };

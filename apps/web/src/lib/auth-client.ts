@@ -9,7 +9,7 @@ import {
   setAccessTokenProvider,
   setAuthSession,
 } from './auth-session.ts';
-import { currentLanguage } from './i18n.ts';
+import { currentLanguage } from './language.ts';
 import { queryClient } from './query-client.ts';
 import { safeRedirectPath } from './safe-redirect.ts';
 

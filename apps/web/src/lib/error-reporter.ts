@@ -1,3 +1,5 @@
+import { lightPaths } from '@upnext/contract/light-paths';
+import type { systemEndpoints } from '@upnext/contract/system';
 import { api } from './api-client.ts';
 
 export type ErrorContext = Record<string, unknown>;
@@ -16,14 +18,18 @@ export function reportError(error: unknown, context?: ErrorContext): void {
 
 /**
  * Ask the server how this deployment reports errors (GET /api/client-config). Sentry and the
- * endpoint (zod) are imported on demand, so a deployment without a DSN never downloads
- * Sentry and the first paint never waits for either.
+ * settings' schema (zod) are imported only when there is a DSN to use, so a deployment without
+ * one downloads neither, and the first paint never waits for either.
  */
 export async function initErrorReporting(): Promise<void> {
   try {
-    const { systemEndpoints } = await import('@upnext/contract/system');
-    const endpoint = systemEndpoints.getClientConfig;
-    const config = endpoint.responses[200].parse(await api.call(endpoint, {}));
+    const answer = await api.callAt<typeof systemEndpoints.getClientConfig>(
+      { method: 'GET', path: lightPaths.clientConfig },
+      {},
+    );
+    if (!answer?.sentryDsn) return;
+    const { clientConfigSchema } = await import('@upnext/contract/client-config');
+    const config = clientConfigSchema.parse(answer);
     if (!config.sentryDsn) return;
     const Sentry = await import('./sentry.ts');
     Sentry.init({

@@ -1,13 +1,8 @@
-import {
-  isLanguage,
-  type Language,
-  languageCookie,
-  languages,
-  pickLanguage,
-} from '@upnext/contract/languages';
+import { type Language, languages } from '@upnext/contract/languages';
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import common from '../locales/en/common.json';
+import { rememberLanguage, setCurrentLanguage, startLanguage } from './language.ts';
 
 /**
  * The texts, one namespace per feature in locales/<language>/*.json (English is the source;
@@ -54,44 +49,8 @@ const backend: BackendModule = {
   },
 };
 
-const storageKey = 'upnext.language';
-
-/** The choice for the server too, which picks the page it sends by it (`spa.ts`). */
-function tellServer(language: string) {
-  // biome-ignore lint/suspicious/noDocumentCookie: synchronous, and in every browser (cookieStore is not)
-  document.cookie = `${languageCookie}=${language}; path=/; max-age=31536000; samesite=lax`;
-}
-
-function storedLanguage(): string | null {
-  try {
-    const stored = localStorage.getItem(storageKey);
-    // A choice made before the cookie existed reaches the server from the next page on.
-    if (stored) tellServer(stored);
-    return stored;
-  } catch {
-    return null; // Storage refused (private mode, a sandboxed frame): the browser decides.
-  }
-}
-
-/**
- * A `?lang=` (a wall screen's board), else the visitor's choice, else the browser's languages;
- * English when prerendering the public pages at build time (`prerender.ts`), which has no window.
- */
-function startLanguage(): Language {
-  if (typeof window === 'undefined') return 'en';
-  const query = new URLSearchParams(window.location.search).get('lang');
-  return pickLanguage([query, storedLanguage(), ...(navigator.languages ?? [navigator.language])]);
-}
-
-/** `<html lang dir>` follow the language; Mantine's DirectionProvider follows `dir`. */
-function markDocument(language: string) {
-  if (typeof document === 'undefined') return;
-  const root = document.documentElement;
-  root.lang = language;
-  root.dir = isLanguage(language) ? languages[language].dir : 'ltr';
-}
-
-i18n.on('languageChanged', markDocument);
+// The language's other consumers (the API client, the formatters, `<html lang dir>`) follow it.
+i18n.on('languageChanged', setCurrentLanguage);
 
 /**
  * Resolves once the start language's `common` is here: `main.tsx` renders after it, so a French
@@ -117,19 +76,11 @@ export const i18nReady = i18n
 
 /** The visitor's choice (the switcher): remembered on this browser, applied to the open page. */
 export async function chooseLanguage(language: Language): Promise<void> {
-  try {
-    localStorage.setItem(storageKey, language);
-  } catch {
-    // Not remembered; the page still switches.
-  }
-  tellServer(language);
+  rememberLanguage(language);
   await i18n.changeLanguage(language);
 }
 
-/** The current language, one of ours (for Intl formatters and the API's Accept-Language). */
-export function currentLanguage(): Language {
-  return isLanguage(i18n.language) ? i18n.language : 'en';
-}
+export { currentLanguage } from './language.ts';
 
 /**
  * `load` (a lazy page or component) together with the namespaces it shows: it renders only

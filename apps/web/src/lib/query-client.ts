@@ -5,6 +5,7 @@ import { ApiError } from './api-client.ts';
 import { reportError } from './error-reporter.ts';
 import { errorAction } from './error-text.ts';
 import { i18n } from './i18n.ts';
+import { queryDefaults } from './query-defaults.ts';
 
 /**
  * Spec §8: any API error shows a red notification at the top right, "Something went wrong.
@@ -66,12 +67,6 @@ function onApiError(error: unknown, meta: ErrorMeta | undefined): void {
   else notifyApiError(error);
 }
 
-/** 4xx answers will not change on retry; network failures and 5xx get two more tries. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
-}
-
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => onApiError(error, query.meta) }),
@@ -79,7 +74,7 @@ export function createQueryClient(): QueryClient {
       onError: (error, _variables, _context, mutation) => onApiError(error, mutation.meta),
     }),
     defaultOptions: {
-      queries: { retry: shouldRetry, staleTime: 30_000 },
+      queries: queryDefaults,
       mutations: { retry: false },
     },
   });

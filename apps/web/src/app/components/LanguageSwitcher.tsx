@@ -1,6 +1,7 @@
 import { isLanguage, languageCodes, languages } from '@upnext/contract/languages';
 import { useTranslation } from 'react-i18next';
-import { chooseLanguage, currentLanguage } from '../../lib/i18n.ts';
+import { chooseLanguage } from '../../lib/i18n.ts';
+import { currentLanguage } from '../../lib/language.ts';
 import classes from './LanguageSwitcher.module.css';
 
 /**

@@ -22,7 +22,7 @@ import { Logo } from '../../components/Logo.tsx';
 import { useIsCompanyMember, useUserData } from '../../entities/user/api.ts';
 import { getAuthClient } from '../../lib/auth-client.ts';
 import { markSignOutByUser, useCurrentUser } from '../../lib/auth-session.ts';
-import { currentLanguage } from '../../lib/i18n.ts';
+import { currentLanguage } from '../../lib/language.ts';
 import { LanguageSwitcher } from '../components/LanguageSwitcher.tsx';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
 import classes from './AdminLayout.module.css';

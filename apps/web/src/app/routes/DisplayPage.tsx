@@ -1,14 +1,18 @@
 import { useParams } from 'react-router';
-import { SessionBoardScreen } from '../../features/display/components/SessionBoardScreen.tsx';
+import { BoardPage } from '../../features/display/components/BoardPage.tsx';
 import { MAIN_CONTENT_ID } from '../components/SkipLink.tsx';
-import classes from './DisplayPage.module.css';
+import { DisplayTextsFromI18n } from './DisplayTextsFromI18n.tsx';
 
-/** The public board of one session, for a waiting room's screen. */
+/**
+ * The public board of one session, for a waiting room's screen. The server sends its address
+ * the boards' own light entry (`display.tsx`); the router still shows it for a navigation
+ * inside the app.
+ */
 export function Component() {
   const { sessionId = '' } = useParams<'sessionId'>();
   return (
-    <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
-      <SessionBoardScreen sessionId={sessionId} />
-    </main>
+    <DisplayTextsFromI18n>
+      <BoardPage board={{ board: 'session', sessionId }} mainId={MAIN_CONTENT_ID} />
+    </DisplayTextsFromI18n>
   );
 }

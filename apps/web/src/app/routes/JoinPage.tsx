@@ -1,11 +1,22 @@
 import { Container } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { joinCodeParam, legacyJoinCodeParam } from '@upnext/contract/routes';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { JoinFlow } from '../../features/visit/components/JoinFlow.tsx';
+import { LoadingList } from '../../components/StateViews.tsx';
+import { CodeForm } from '../../features/visit/components/CodeForm.tsx';
 import { LazySignInDialog } from '../components/LazySignInDialog.tsx';
+
+// The flow after the code (its sessions, slots, tokens, payment and their schemas) loads once
+// there is a code: the page without one (prerendered, what a visitor opens first) hydrates the
+// code form alone.
+const JoinFlow = lazy(() =>
+  import('../../features/visit/components/JoinFlow.tsx').then((module) => ({
+    default: module.JoinFlow,
+  })),
+);
 
 export function Component() {
   const { t } = useTranslation();
@@ -15,14 +26,19 @@ export function Component() {
   const code =
     (searchParams.get(joinCodeParam) ?? searchParams.get(legacyJoinCodeParam))?.trim() || null;
 
+  const changeCode = (next: string | null) =>
+    setSearchParams(next ? { [joinCodeParam]: next } : {});
+
   return (
     <Container size="sm" py={{ base: 32, sm: 56 }}>
       <PageHeader title={t('join.title')} description={t('join.description')} />
-      <JoinFlow
-        code={code}
-        onCodeChange={(next) => setSearchParams(next ? { [joinCodeParam]: next } : {})}
-        requestSignIn={signIn.open}
-      />
+      {code ? (
+        <Suspense fallback={<LoadingList rows={3} />}>
+          <JoinFlow code={code} onCodeChange={changeCode} requestSignIn={signIn.open} />
+        </Suspense>
+      ) : (
+        <CodeForm onSubmit={changeCode} />
+      )}
       {/* The app's own sign-in dialog; after signing in the visitor stays on this page. */}
       <LazySignInDialog
         opened={signInOpened}

@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
-import { type SessionEvent, sessionEvent } from '@upnext/contract/realtime';
-import type { BoardCall, SessionBoard } from '@upnext/contract/tokens';
-import { tokenEndpoints } from '@upnext/contract/tokens';
+import { lightPaths } from '@upnext/contract/light-paths';
+import type { SessionEvent } from '@upnext/contract/realtime';
+import type { BoardCall, SessionBoard, tokenEndpoints } from '@upnext/contract/tokens';
 import { api } from '../../lib/api-client.ts';
 import {
   registerRealtime,
@@ -18,7 +18,10 @@ import { type RealtimeConnection, realtime } from '../../lib/stomp-client.ts';
 export const sessionBoardKey = (sessionId: string) => ['session-board', sessionId] as const;
 
 function fetchSessionBoard(sessionId: string, signal?: AbortSignal) {
-  return api.call(tokenEndpoints.sessionBoard, { params: { sessionId }, signal });
+  return api.callAt<typeof tokenEndpoints.sessionBoard>(
+    { method: 'GET', path: lightPaths.sessionBoard },
+    { params: { sessionId }, signal },
+  );
 }
 
 const sessionBoardQuery = (sessionId: string, refetchInterval: number | false = false) =>
@@ -118,12 +121,53 @@ export function seedSessionBoards(queryClient: QueryClient, boards: readonly Ses
   for (const board of boards) queryClient.setQueryData(sessionBoardKey(board.sessionId), board);
 }
 
+type EventCheck = (body: unknown) => SessionEvent | null;
+let checkEvent: EventCheck | undefined;
+let loadingCheck = false;
+const waiting: Array<{ apply: () => void; resync: () => void }> = [];
+
+/**
+ * Runs `apply` with `body` once it is checked as a session event (dropped if it is not one).
+ * The events' schema (and zod) is loaded with the first event, not with the board: a wall
+ * screen paints and subscribes without it. Events that arrive meanwhile wait, in order; if the
+ * schema cannot be loaded, their boards are read again (`resync`) instead.
+ */
+function withSessionEvent(body: unknown, apply: (event: SessionEvent) => void, resync: () => void) {
+  const run = (check: EventCheck) => {
+    const event = check(body);
+    if (event) apply(event);
+  };
+  if (checkEvent) {
+    run(checkEvent);
+    return;
+  }
+  waiting.push({ apply: () => checkEvent && run(checkEvent), resync });
+  if (loadingCheck) return;
+  loadingCheck = true;
+  void import('@upnext/contract/realtime').then(
+    ({ sessionEvent }) => {
+      checkEvent = (value) => {
+        const parsed = sessionEvent.safeParse(value);
+        return parsed.success ? parsed.data : null;
+      };
+      for (const event of waiting.splice(0)) event.apply();
+    },
+    () => {
+      loadingCheck = false;
+      for (const event of waiting.splice(0)) event.resync();
+    },
+  );
+}
+
 registerRealtime('/topic/session/:sessionId', {
   apply(body, queryClient, { sessionId = '' }) {
-    const parsed = sessionEvent.safeParse(body);
-    if (!parsed.success) return;
-    updateLiveQuery<SessionBoard>(queryClient, sessionBoardKey(sessionId), (board) =>
-      board ? applySessionEvent(board, parsed.data) : board,
+    withSessionEvent(
+      body,
+      (event) =>
+        updateLiveQuery<SessionBoard>(queryClient, sessionBoardKey(sessionId), (board) =>
+          board ? applySessionEvent(board, event) : board,
+        ),
+      () => void queryClient.invalidateQueries({ queryKey: sessionBoardKey(sessionId) }),
     );
   },
   resync(queryClient, { sessionId = '' }) {

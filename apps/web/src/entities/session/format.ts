@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { currentLanguage } from '../../lib/i18n.ts';
+import { currentLanguage } from '../../lib/language.ts';
 
 /** Today's date, `YYYY-MM-DD`, in `timeZone` (a company's) or else the browser's zone. */
 export function todayLocal(timeZone?: string): string {

@@ -1,4 +1,4 @@
-import { currentLanguage, i18n } from '../../lib/i18n.ts';
+import { i18n } from '../../lib/i18n.ts';
 
 /** A wait or service time: "45 s", "4 min 30 s", "5 min", "1 h 5 min"; a dash when unknown. */
 export function formatSeconds(seconds: number | null | undefined): string {
@@ -13,22 +13,5 @@ export function formatSeconds(seconds: number | null | undefined): string {
   return i18n.t('entities:duration.hours', { h: Math.floor(minutes / 60), m: minutes % 60 });
 }
 
-/** A time of day (a token's call, a slot) in the browser's zone and the page's language. */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleTimeString(currentLanguage(), {
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-}
-
-/** "Mon 30 Mar, 09:30" for an instant (a booking's slot), in the browser's zone. */
-export function formatInstant(iso: string, locale: string = currentLanguage()): string {
-  return new Intl.DateTimeFormat(locale, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
-}
+// Times of day need no texts: apart (time.ts), so a page without i18next can show them.
+export { formatInstant, formatTime } from './time.ts';

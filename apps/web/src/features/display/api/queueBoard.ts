@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { tokenEndpoints } from '@upnext/contract/tokens';
+import { lightPaths } from '@upnext/contract/light-paths';
+import type { tokenEndpoints } from '@upnext/contract/tokens';
 import { seedSessionBoards } from '../../../entities/session/board.ts';
 import { api } from '../../../lib/api-client.ts';
 
@@ -15,7 +16,10 @@ export function useQueueBoard(queueId: string) {
   return useQuery({
     queryKey: ['queue-board', queueId],
     queryFn: async ({ signal }) => {
-      const board = await api.call(tokenEndpoints.queueBoard, { params: { queueId }, signal });
+      const board = await api.callAt<typeof tokenEndpoints.queueBoard>(
+        { method: 'GET', path: lightPaths.queueBoard },
+        { params: { queueId }, signal },
+      );
       seedSessionBoards(queryClient, board.sessions);
       return board;
     },

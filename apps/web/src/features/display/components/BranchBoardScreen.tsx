@@ -2,14 +2,14 @@ import { Text, VisuallyHidden } from '@mantine/core';
 import { topics } from '@upnext/contract/realtime-topics';
 import type { SessionBoard } from '@upnext/contract/tokens';
 import { useCallback, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Logo } from '../../../components/Logo.tsx';
+import { LogoMark } from '../../../components/LogoMark.tsx';
 import { useSessionBoards } from '../../../entities/session/board.ts';
-import { formatTime } from '../../../entities/token/format.ts';
+import { formatTime } from '../../../entities/token/time.ts';
 import { useLiveTopics } from '../../../lib/realtime-cache.ts';
 import { publicRealtime } from '../../../lib/stomp-client.ts';
 import { useQueueBoard } from '../api/queueBoard.ts';
 import { useCallAnnouncer } from '../hooks/useCallAnnouncer.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 import { CallNumber } from './CallNumber.tsx';
 import { ScanToJoin } from './ScanToJoin.tsx';
@@ -95,7 +95,7 @@ export function BranchBoardScreen({ queueId }: { queueId: string }) {
   return (
     <div className={classes.board}>
       <header className={classes.top}>
-        <Logo variant="inverse" />
+        <LogoMark name={t('common:brand.name')} variant="inverse" />
         <Text className={classes.place}>
           {data ? `${data.companyName} · ${data.queueName}` : ''}
         </Text>

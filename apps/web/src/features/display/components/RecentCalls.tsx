@@ -1,6 +1,6 @@
 import type { BoardCall } from '@upnext/contract/tokens';
-import { useTranslation } from 'react-i18next';
-import { formatTime } from '../../../entities/token/format.ts';
+import { formatTime } from '../../../entities/token/time.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 
 /** The calls before the current one, newest first: ticket, counter and time (Qmatic-style). */

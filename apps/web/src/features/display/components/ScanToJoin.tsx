@@ -1,6 +1,6 @@
 import { Box, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { joinUrl, useQrSvg } from '../../../lib/qr.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 
 /** "Scan to join": the queue's join link as a QR code, with its code for typing in. */

@@ -1,9 +1,9 @@
 import { Box, Text } from '@mantine/core';
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Logo } from '../../../components/Logo.tsx';
+import { LogoMark } from '../../../components/LogoMark.tsx';
 import { useCallAnnouncer } from '../hooks/useCallAnnouncer.ts';
 import { useLiveBoard } from '../hooks/useLiveBoard.ts';
+import { useTranslation } from '../texts.ts';
 import classes from './boards.module.css';
 import { CallNumber } from './CallNumber.tsx';
 import { RecentCalls } from './RecentCalls.tsx';
@@ -34,7 +34,7 @@ export function SessionBoardScreen({ sessionId }: { sessionId: string }) {
   return (
     <div className={classes.board}>
       <header className={classes.top}>
-        <Logo variant="inverse" />
+        <LogoMark name={t('common:brand.name')} variant="inverse" />
         <Text className={classes.place}>
           {data ? `${data.companyName} · ${data.queueName}` : ''}
         </Text>

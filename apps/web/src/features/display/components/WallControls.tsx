@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import { IconMaximize, IconMinimize, IconVolume } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useFullscreen, useWakeLock } from '../hooks/useWallScreen.ts';
+import { useTranslation } from '../texts.ts';
 
 interface WallControlsProps {
   soundOn: boolean;

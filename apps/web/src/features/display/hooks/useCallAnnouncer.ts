@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { playChime } from '../../../lib/chime.ts';
-import { currentLanguage } from '../../../lib/i18n.ts';
+import { currentLanguage } from '../../../lib/language.ts';
 
 /** "A-017" is read out as "A, 0, 1, 7" rather than "A minus seventeen". */
 export function spokenNumber(displayNumber: string): string {

@@ -1,11 +1,11 @@
-import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconCalendarOff, IconLock, IconSearch } from '@tabler/icons-react';
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconCalendarOff, IconLock } from '@tabler/icons-react';
 import type { IntakeAnswerInput } from '@upnext/contract/intake';
 import { PAYMENT_HOLD_MINUTES } from '@upnext/contract/payments';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken } from '@upnext/contract/tokens';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyBlock, LoadError, LoadFailed, LoadingList } from '../../../components/StateViews.tsx';
@@ -24,6 +24,7 @@ import { useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
 import { BookingReview, type PickedSlot } from './BookingReview.tsx';
+import { CodeForm } from './CodeForm.tsx';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import type { Price } from './PaymentPanel.tsx';
 import { SlotPicker } from './SlotPicker.tsx';
@@ -37,8 +38,8 @@ type Pending =
   | { kind: 'ask'; queueId: string };
 
 interface JoinFlowProps {
-  /** The join code from `?code=`, or null before one is typed. */
-  code: string | null;
+  /** The join code from `?queue=` (the page asks for one first: `CodeForm`). */
+  code: string;
   onCodeChange: (code: string | null) => void;
   /** Open the app's sign-in dialog (the page owns it). */
   requestSignIn: () => void;
@@ -118,8 +119,6 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
   useEffect(() => {
     if (user && pending) run(pending);
   }, [user]);
-
-  if (!code) return <CodeForm onSubmit={onCodeChange} />;
 
   // The visitor's live tokens in this queue, by session: after a reload or the back button the
   // page shows the token again instead of offering to take another.
@@ -262,45 +261,6 @@ function queueIdFromError(error: unknown): string | null {
     return typeof id === 'string' ? id : null;
   }
   return null;
-}
-
-function CodeForm({
-  onSubmit,
-  initial = '',
-}: {
-  onSubmit: (code: string) => void;
-  initial?: string;
-}) {
-  const { t } = useTranslation('visit');
-  const [value, setValue] = useState(initial);
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const code = value.trim();
-    if (code) onSubmit(code);
-  }
-  return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-      <form onSubmit={submit}>
-        <Stack gap="md">
-          <TextInput
-            label={t('join.codeLabel')}
-            description={t('join.codeDescription')}
-            placeholder={t('join.codePlaceholder')}
-            value={value}
-            onChange={(event) => setValue(event.currentTarget.value)}
-            autoCapitalize="characters"
-            autoComplete="off"
-            required
-          />
-          <Group>
-            <Button type="submit" leftSection={<IconSearch size={18} aria-hidden />}>
-              {t('join.find')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
-  );
 }
 
 function QueueHeader({ queue, onChangeCode }: { queue: Queue; onChangeCode: () => void }) {
