@@ -21,7 +21,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 /** The language of the page's markup when the build prerendered it (`prerender.ts`). */
 const prerendered = container.dataset.prerendered;
-const enterKeptInput = prerendered ? keepPrerenderedInput(container) : () => {};
+const keptInput = prerendered ? keepPrerenderedInput(container) : undefined;
 
 // Once the start language's texts are here (at once for English): never a flash of English.
 void i18nReady.then(async () => {
@@ -33,7 +33,7 @@ void i18nReady.then(async () => {
   // what was typed into its markup meanwhile is entered again.
   const live = () => {
     container.removeAttribute('data-prerendered');
-    enterKeptInput();
+    keptInput?.enter();
   };
   const app = (
     <StrictMode>
@@ -44,6 +44,7 @@ void i18nReady.then(async () => {
   // (no long task on a slow phone's main thread).
   startTransition(() => {
     if (hydrate) {
+      keptInput?.stopListening();
       hydrateRoot(container, app);
     } else {
       container.replaceChildren();
