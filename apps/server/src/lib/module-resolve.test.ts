@@ -20,7 +20,7 @@ function load(withHook: boolean): { modules: string[]; answered: number } {
   const hook = pathToFileURL(`${import.meta.dirname}/module-resolve.ts`).href;
   const script = `
     import { registerHooks } from 'node:module';
-    import { resolveDrizzleRelative } from ${JSON.stringify(hook)};
+    import { resolveDrizzle } from ${JSON.stringify(hook)};
     const modules = [];
     let answered = 0;
     registerHooks({
@@ -33,7 +33,7 @@ function load(withHook: boolean): { modules: string[]; answered: number } {
     if (${withHook}) {
       registerHooks({
         resolve(specifier, context, next) {
-          const resolved = resolveDrizzleRelative(specifier, context, next);
+          const resolved = resolveDrizzle(specifier, context, next);
           if (resolved.shortCircuit) answered++;
           return resolved;
         },
@@ -49,7 +49,7 @@ function load(withHook: boolean): { modules: string[]; answered: number } {
   return JSON.parse(output);
 }
 
-describe('resolveDrizzleRelative', () => {
+describe('resolveDrizzle', () => {
   it('loads the same drizzle-orm modules, in the same formats, as Node alone', () => {
     const plain = load(false);
     const hooked = load(true);
