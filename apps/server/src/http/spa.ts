@@ -178,8 +178,9 @@ function serveBuiltFiles(app: FastifyInstance, webDistDir: string): void {
       request: FastifyRequest,
       reply: FastifyReply,
     ) => {
-      if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return request.raw.destroy();
-      return app.errorHandler(error, request, reply);
+      if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE')
+        return app.errorHandler(error, request, reply);
+      request.raw.destroy();
     },
   };
   const directories = new Set<string>();
