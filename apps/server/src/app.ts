@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authorizeCall:
       deps.authorizeCall ?? createCallRelay({ db: deps.database.db, clock, publisher }),
   });
-  registerMetrics(app, { config, database: deps.database, realtime });
+  await registerMetrics(app, { config, database: deps.database, realtime });
   const payments = await choosePaymentProvider(config.payments, {
     db: deps.database.db,
     clock,
