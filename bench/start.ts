@@ -15,7 +15,10 @@
  * seconds used by then, VmHWM (peak RSS) then, and after BENCH_IDLE_SECONDS idle VmRSS and
  * VmHWM again (a peak that comes after the ready line, e.g. V8 optimising PGlite's WASM, is still
  * the start's). Medians over BENCH_ROUNDS rounds (default 5). Markdown on stdout.
- * BENCH_SERVER_ENTRY=apps/server/src/serve.ts starts the server without the compile cache.
+ * BENCH_SERVER_ENTRY=apps/server/src/serve.ts starts the server without the compile cache (and
+ * without server.ts's resolve hook);
+ * BENCH_COLD_COMPILE_CACHE=1 with it, but empty at each server start (NODE_COMPILE_CACHE: a new
+ * directory each time), as after a cleared temp directory or in a new container.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -116,6 +119,7 @@ type Kind = (typeof kinds)[number];
 const samples = new Map<Kind, Sample[]>(kinds.map((kind) => [kind, []]));
 
 const scratch = await mkdtemp(join(tmpdir(), 'upnext-start-'));
+let coldCaches = 0;
 const serverEnv = (dataDir: string): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -123,6 +127,9 @@ const serverEnv = (dataDir: string): NodeJS.ProcessEnv => {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
   };
+  if (process.env.BENCH_COLD_COMPILE_CACHE) {
+    env.NODE_COMPILE_CACHE = join(scratch, `compile-cache-${++coldCaches}`);
+  }
   for (const name of ['DATABASE_URL', 'PUBLIC_URL', 'NODE_ENV', 'LOG_LEVEL']) delete env[name];
   return env;
 };
@@ -159,7 +166,7 @@ const ms = (value: number | undefined) =>
   value === undefined ? '–' : `${Math.round(value).toLocaleString('en-GB')} ms`;
 const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
 console.log(
-  `Start-up, median of ${rounds} interleaved rounds; load average before ${uptimeBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
+  `Start-up${process.env.BENCH_COLD_COMPILE_CACHE ? ' (an empty compile cache at each server start)' : ''}, median of ${rounds} interleaved rounds; load average before ${uptimeBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}; idle = ${idleSeconds} s after ready\n`,
 );

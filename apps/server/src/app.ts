@@ -1,4 +1,8 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -72,6 +76,18 @@ function deliverToSelf(app: FastifyInstance): WebhookDeliver {
   };
 }
 
+type CompilersFactory = NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
+/**
+ * zod validates and serialises every route: what `setValidatorCompiler` and
+ * `setSerializerCompiler` would set, given up front, so that Fastify never loads its default
+ * compilers, ajv and fast-json-stringify (~110 modules, ~40 ms of every start). The cast: the
+ * option's type is written for ajv's compilers.
+ */
+const zodCompilers = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as CompilersFactory;
+
 /** Builds the whole HTTP app without listening, so tests can `inject` into it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -90,10 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? authErrorHandler(error, request, reply)
         : handleError(error, request, reply),
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: zodCompilers },
   }).withTypeProvider<ZodTypeProvider>();
-
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -126,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authorizeCall:
       deps.authorizeCall ?? createCallRelay({ db: deps.database.db, clock, publisher }),
   });
-  registerMetrics(app, { config, database: deps.database, realtime });
+  await registerMetrics(app, { config, database: deps.database, realtime });
   const payments = await choosePaymentProvider(config.payments, {
     db: deps.database.db,
     clock,

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { countUndelivered } from '../modules/notifications/notifications.repository.ts';
@@ -11,14 +10,16 @@ import type { Realtime } from '../realtime/realtime.ts';
  * database pool, STOMP connections and subscriptions, the outbox's depth, and the process's
  * own. It exists only with METRICS_TOKEN, and answers only to that bearer token: the figures
  * (routes, load) are for the operator, not the public. A registry per app, so that several
- * apps in one process (tests) do not collide.
+ * apps in one process (tests) do not collide. prom-client (with @opentelemetry/api, ~80
+ * modules) is loaded only then.
  */
-export function registerMetrics(
+export async function registerMetrics(
   app: FastifyInstance,
   deps: { config: Config; database: Database; realtime: Realtime },
-): void {
+): Promise<void> {
   const token = deps.config.metricsToken;
   if (!token) return;
+  const { collectDefaultMetrics, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 

@@ -36,6 +36,9 @@ describe('serving the web app', () => {
     await writeFile(join(dist, 'prerendered', 'services.html'), SERVICES);
     await writeFile(join(dist, 'prerendered', 'services.html.br'), brotliCompressSync(SERVICES));
     await writeFile(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    await mkdir(join(dist, 'assets', 'chunks'));
+    await writeFile(join(dist, 'assets', 'chunks', 'deep-1a2b.js'), 'console.log(2)');
+    await writeFile(join(dist, '.env'), 'SECRET=1');
     database = await createTestDatabase('pglite');
     ({ app } = await buildTestApp(database, {}, { webDistDir: dist }));
   });
@@ -113,6 +116,26 @@ describe('serving the web app', () => {
       expect(plain.body).toBe(text);
     },
   );
+
+  it('serves the files there were at start, nested ones too, and nothing else', async () => {
+    for (const url of ['/assets/chunks/deep-1a2b.js', '/assets/index-3f2a9c.js/', '/favicon.svg']) {
+      const get = await app.inject({ method: 'GET', url });
+      expect(get.statusCode, url).toBe(200);
+      const head = await app.inject({ method: 'HEAD', url });
+      expect(head.statusCode, url).toBe(200);
+      expect(head.headers['content-length'], url).toBe(String(get.rawPayload.length));
+    }
+    await writeFile(join(dist, 'assets', 'late-4d5e.js'), 'console.log(3)');
+    for (const url of ['/assets/late-4d5e.js', '/assets/chunks/missing.js', '/.env']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/application\/json/);
+    }
+    // A directory is a path like any other: the app's not-found page.
+    const directory = await app.inject({ method: 'GET', url: '/assets/chunks/' });
+    expect(directory.statusCode).toBe(404);
+    expect(directory.body).toContain('<div id="root">');
+  });
 
   it('never serves the compressed variants as files of their own', async () => {
     const response = await app.inject({ method: 'GET', url: '/assets/app-9b1c2d.js.br' });

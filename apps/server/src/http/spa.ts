@@ -115,13 +115,11 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
 
   await app.register(fastifyStatic, {
     root: webDistDir,
-    // Routes for the files present at start; everything else reaches the handler below.
-    wildcard: false,
+    // The routes are the ones below (serveBuiltFiles); this gives them reply.sendFile.
+    serve: false,
     index: false,
     // `x.js` answers with `x.js.br` or `x.js.gz` (Content-Encoding, Vary, x.js's type)...
     preCompressed: true,
-    // ...and those are never addressed themselves.
-    globIgnore: ENCODINGS.map(({ suffix }) => `**/*${suffix}`),
     setHeaders: (res, filePath) => {
       const hashed = filePath.startsWith(join(webDistDir, 'assets'));
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -157,4 +155,52 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
       .type('text/html; charset=utf-8')
       .send(variant.body);
   });
+  serveBuiltFiles(app, webDistDir);
+}
+
+/**
+ * The build's files as they were at start, each at its path (`/assets/x.js`), except the
+ * compressed variants, which are never addressed themselves, and dotfiles. What is not one of
+ * them (a page, a missing or later file) gets the not-found handler, which answers pages.
+ *
+ * A route for each top-level file and one wildcard route for each top-level directory, rather
+ * than a route for each file (@fastify/static's `wildcard: false`): registering ~600 routes,
+ * each for GET and HEAD, cost ~0.2 s of every start. A client that aborts a download is not
+ * an error, as in @fastify/static's own routes.
+ */
+function serveBuiltFiles(app: FastifyInstance, webDistDir: string): void {
+  const files = new Set<string>();
+  for (const entry of readdirSync(webDistDir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name).slice(webDistDir.length);
+    const served =
+      entry.isFile() &&
+      !path.split('/').some((segment) => segment.startsWith('.')) &&
+      !ENCODINGS.some(({ suffix }) => path.endsWith(suffix));
+    if (served) files.add(path.startsWith('/') ? path : `/${path}`);
+  }
+  const options = {
+    schema: { hide: true },
+    errorHandler: (
+      error: Error & { code?: string },
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) => {
+      if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE')
+        return app.errorHandler(error, request, reply);
+      request.raw.destroy();
+    },
+  };
+  const directories = new Set<string>();
+  for (const file of files) {
+    const slash = file.indexOf('/', 1);
+    if (slash === -1) app.get(file, options, (_request, reply) => reply.sendFile(file.slice(1)));
+    else directories.add(file.slice(0, slash));
+  }
+  for (const directory of directories) {
+    app.get<{ Params: { '*': string } }>(`${directory}/*`, options, (request, reply) => {
+      // As the router matched a file's own route: decoded, and a trailing slash ignored.
+      const file = `${directory}/${request.params['*'].replace(/\/$/, '')}`;
+      return files.has(file) ? reply.sendFile(file.slice(1)) : reply.callNotFound();
+    });
+  }
 }
