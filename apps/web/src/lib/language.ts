@@ -13,7 +13,8 @@ import {
  * client and the formatters read the current language here, so a page that needs neither
  * i18next nor its texts does not load them.
  */
-const storageKey = 'upnext.language';
+/** Where the choice is kept on this browser: under the cookie's own name. */
+const storageKey = languageCookie;
 
 /** The choice for the server too, which picks the page it sends by it (`spa.ts`). */
 function tellServer(language: string) {
