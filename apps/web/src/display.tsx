@@ -5,13 +5,12 @@ import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import './app/direction.css';
-import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { reconnectDelayMs } from '@upnext/contract/realtime-topics';
 import { matchBoardPath } from '@upnext/contract/routes';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { cssVariablesResolver, theme } from './app/theme.ts';
+import { ThemeProviders } from './app/ThemeProviders.tsx';
 import { BoardPage } from './features/display/components/BoardPage.tsx';
 import { DisplayTextsContext } from './features/display/texts.ts';
 import { initErrorReporting, reportError } from './lib/error-reporter.ts';
@@ -59,19 +58,13 @@ async function start() {
   document.title = t('common:titles.template', { page: t(`common:titles.${page}`) });
   createRoot(container).render(
     <StrictMode>
-      <DirectionProvider>
-        <MantineProvider
-          theme={theme}
-          cssVariablesResolver={cssVariablesResolver}
-          defaultColorScheme="light"
-        >
-          <QueryClientProvider client={queryClient}>
-            <DisplayTextsContext value={t}>
-              <BoardPage board={board} />
-            </DisplayTextsContext>
-          </QueryClientProvider>
-        </MantineProvider>
-      </DirectionProvider>
+      <ThemeProviders>
+        <QueryClientProvider client={queryClient}>
+          <DisplayTextsContext value={t}>
+            <BoardPage board={board} />
+          </DisplayTextsContext>
+        </QueryClientProvider>
+      </ThemeProviders>
     </StrictMode>,
   );
 }

@@ -1,4 +1,3 @@
-import { DirectionProvider, MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useEffect } from 'react';
@@ -6,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n.ts';
 import { connectRealtimeToAuth } from '../lib/stomp-client.ts';
 import { OnceOpened } from './components/OnceOpened.tsx';
-import { cssVariablesResolver, theme } from './theme.ts';
+import { ThemeProviders } from './ThemeProviders.tsx';
 
 // Loaded with the first notification: most visits never show one.
 const AppNotifications = lazy(() =>
@@ -28,20 +27,12 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
   useEffect(() => (env === 'test' ? undefined : connectRealtimeToAuth()), [env]);
   return (
     <I18nextProvider i18n={i18n}>
-      {/* Follows <html dir>, which lib/i18n.ts sets with the language: components mirror in RTL. */}
-      <DirectionProvider>
-        <MantineProvider
-          theme={theme}
-          cssVariablesResolver={cssVariablesResolver}
-          defaultColorScheme="light"
-          env={env}
-        >
-          <OnceOpened opened={shown}>
-            <AppNotifications />
-          </OnceOpened>
-          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-        </MantineProvider>
-      </DirectionProvider>
+      <ThemeProviders env={env}>
+        <OnceOpened opened={shown}>
+          <AppNotifications />
+        </OnceOpened>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </ThemeProviders>
     </I18nextProvider>
   );
 }
