@@ -1,7 +1,7 @@
 import type { SessionCounts } from '@upnext/contract/sessions';
 import { BOOKING_LIVE_WINDOW_MINUTES, type TokenStatus } from '@upnext/contract/tokens';
 import { type AnyColumn, and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import {
@@ -129,6 +129,52 @@ export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: str
   };
 }
 
+/** Every column an issue sets on a new token: `insertNextToken`'s statement is built once. */
+const issuedColumns = [
+  'sessionId',
+  'number',
+  'displayNumber',
+  'kind',
+  'sessionServiceId',
+  'slotNo',
+  'slotStartsAt',
+  'userId',
+  'visitorName',
+  'visitorPhone',
+  'visitorEmail',
+  'issuedBy',
+  'status',
+  'priority',
+  'notes',
+  'intakeAnswers',
+  'idempotencyKey',
+  'language',
+  'joinedAt',
+  'updatedAt',
+] as const satisfies readonly (keyof NewToken)[];
+export type IssuedToken = {
+  [K in (typeof issuedColumns)[number]]-?: Exclude<NewToken[K], undefined>;
+};
+
+// Bare placeholders (the values come encoded): Drizzle's own encoding of a placeholder would
+// turn a null timestamp into an error and a null JSON value into JSON's `null`.
+const bare = (name: string) => sql`${sql.placeholder(name)}`;
+const nextTokenInsert = preparedStatement('insert_next_token', (db) => {
+  const numbered = db.$with('numbered').as(
+    db
+      .update(sessions)
+      .set({ lastIssuedNumber: bare('number'), updatedAt: bare('updatedAt') })
+      .where(eq(sessions.id, bare('sessionId')))
+      .returning({ id: sessions.id }),
+  );
+  const values = Object.fromEntries(issuedColumns.map((column) => [column, bare(column)]));
+  return db
+    .with(numbered)
+    .insert(queueTokens)
+    .values(values as PgInsertValue<typeof queueTokens>)
+    .returning();
+});
+
 /**
  * The session's next number and the token that takes it, in one statement: the caller holds
  * the session's lock, so the number it read (`lastIssuedNumber + 1`) is still the next one.
@@ -136,20 +182,20 @@ export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: str
 export async function insertNextToken(
   tx: Tx,
   session: Pick<SessionContext, 'sessionId' | 'lastIssuedNumber'>,
-  values: (number: number) => NewToken,
+  values: (number: number) => IssuedToken,
 ): Promise<TokenRow> {
-  const number = session.lastIssuedNumber + 1;
-  const token = values(number);
-  const numbered = tx
-    .$with('numbered')
-    .as(
-      tx
-        .update(sessions)
-        .set({ lastIssuedNumber: number, updatedAt: token.updatedAt })
-        .where(eq(sessions.id, session.sessionId))
-        .returning({ id: sessions.id }),
-    );
-  const [row] = await tx.with(numbered).insert(queueTokens).values(token).returning();
+  const token = values(session.lastIssuedNumber + 1);
+  // As Drizzle encodes a value it binds: a null stays null, anything else as its column says.
+  const encoded = Object.fromEntries(
+    issuedColumns.map((column) => {
+      const value = token[column];
+      return [
+        column,
+        value === null ? null : (queueTokens[column] as AnyColumn).mapToDriverValue(value),
+      ];
+    }),
+  );
+  const [row] = await nextTokenInsert(tx, encoded);
   if (!row) throw new Error('token not inserted');
   return row;
 }
@@ -301,9 +347,15 @@ export async function updateToken(tx: Tx, tokenId: string, values: Partial<NewTo
   return row;
 }
 
-/** The moment from which a booking whose slot starts at `slotStartsAt` is due (in the line). */
-function dueBy(now: Date) {
-  return sql`${new Date(now.getTime() + BOOKING_LIVE_WINDOW_MINUTES * 60_000).toISOString()}::timestamptz`;
+/** The latest slot start of a booking that is due (in the line) at `now`. */
+function dueByInstant(now: Date) {
+  return new Date(now.getTime() + BOOKING_LIVE_WINDOW_MINUTES * 60_000).toISOString();
+}
+
+/** `dueByInstant` as SQL, or the `dueBy` placeholder of a statement built once. */
+function dueBy(now: Date | 'placeholder') {
+  const instant = now === 'placeholder' ? sql.placeholder('dueBy') : dueByInstant(now);
+  return sql`${instant}::timestamptz`;
 }
 
 /**
@@ -446,7 +498,7 @@ export async function listTokens(
 }
 
 /** Bookings of a session that are due (in the line) though their status is still `booked`. */
-function dueBooked(now: Date) {
+function dueBooked(now: Date | 'placeholder') {
   return sql<number>`(select count(*)::int from queue_tokens t where t.session_id = "sessions"."id" and t.status = 'booked' and t.slot_starts_at <= ${dueBy(now)})`;
 }
 
@@ -456,7 +508,7 @@ function dueBooked(now: Date) {
  * last call: the one source of every count a screen shows (session API, join page, session
  * control, the board and its topic). Reads one row per session, however long its line.
  */
-const countColumns = (now: Date) => ({
+const countColumns = (now: Date | 'placeholder') => ({
   sessionId: sessions.id,
   pendingPayment: sessions.tokensPendingPayment,
   booked: sessions.tokensBooked,
@@ -519,20 +571,21 @@ type Called = { number: number; displayNumber: string; calledAt: Date };
  * last calls, newest first (at most 6: the board's call-out and history), in one statement
  * that reads no more of the session's tokens than those called and the bookings.
  */
-export async function sessionFigures(db: Queryable, sessionId: string, now: Date) {
-  const [row] = await db
+const figuresOfSession = preparedStatement('session_figures', (db) =>
+  db
     .select({
-      ...countColumns(now),
+      ...countColumns('placeholder'),
       counters: sql<number>`(select count(distinct t.called_by)::int from queue_tokens t where t.session_id = "sessions"."id" and t.status in ('called', 'serving'))`,
       lastCalled: sql<
         Called[] | string
       >`(select coalesce(json_agg(json_build_object('number', c.number, 'displayNumber', c.display_number, 'calledAt', c.called_at) order by c.called_at desc, c.number desc), '[]') from (select t.number, t.display_number, t.called_at from queue_tokens t where t.session_id = "sessions"."id" and t.called_at is not null order by t.called_at desc, t.number desc limit 6) c)`,
     })
     .from(sessions)
-    .where(eq(sessions.id, sessionId))
-    // Named: PostgreSQL parses and plans it once per connection (every change of a session runs it).
-    .prepare('session_figures')
-    .execute();
+    .where(eq(sessions.id, sql.placeholder('sessionId'))),
+);
+
+export async function sessionFigures(db: Queryable, sessionId: string, now: Date) {
+  const [row] = await figuresOfSession(db, { sessionId, dueBy: dueByInstant(now) });
   if (!row) throw new Error(`session ${sessionId} vanished`);
   const called = (
     typeof row.lastCalled === 'string' ? JSON.parse(row.lastCalled) : row.lastCalled
