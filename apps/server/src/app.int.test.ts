@@ -43,8 +43,14 @@ describe.each(testDrivers)('HTTP app on %s', (driver) => {
   });
 
   it('answers a malformed URL or an over-long path parameter with the error envelope', async () => {
-    const long = await app.inject({ method: 'GET', url: `/api/meetings/${'a'.repeat(101)}` });
+    const long = await app.inject({
+      method: 'GET',
+      url: `/api/meetings/${'a'.repeat(101)}`,
+      headers: { 'x-request-id': 'trace-414' },
+    });
     expect(long.statusCode).toBe(414);
+    // Named like every other answer, though no route or hook ran.
+    expect(long.headers['x-request-id']).toBe('trace-414');
     expect(long.json()).toEqual({
       error: { code: 'uri_too_long', message: 'A part of the URL is too long.' },
     });
@@ -59,6 +65,7 @@ describe.each(testDrivers)('HTTP app on %s', (driver) => {
       url: `/auth/v1/admin/users/${'a'.repeat(101)}`,
     });
     expect(auth.statusCode).toBe(414);
+    expect(auth.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(auth.json()).toMatchObject({ code: 414, error_code: 'bad_request' });
   });
 

@@ -101,10 +101,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Refusals before any route or plugin runs still answer in the API's shape (GoTrue's under
     // /auth/v1): a malformed URL or an over-long path parameter (the router), and what Node's
     // HTTP parser refuses (too large headers: 431).
-    frameworkErrors: (error, request, reply) =>
-      request.url.startsWith(`${AUTH_PREFIX}/`)
+    // These run before the onRequest hook below, so they name the request id themselves.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return request.url.startsWith(`${AUTH_PREFIX}/`)
         ? authErrorHandler(error, request, reply)
-        : handleError(error, request, reply),
+        : handleError(error, request, reply);
+    },
     clientErrorHandler: answerClientError,
     schemaController: { compilersFactory: zodCompilers },
   }).withTypeProvider<ZodTypeProvider>();
