@@ -143,15 +143,22 @@ function onePerTurn(client: PGlite): PGlite {
         setImmediate(next);
       }
     });
+  const methods = ['query', 'exec', 'transaction'] as const;
+  const inTurn = new Map<PropertyKey, unknown>(
+    methods.map((name) => {
+      const method = client[name] as (...args: unknown[]) => Promise<unknown>;
+      return [
+        name,
+        async (...args: unknown[]) => {
+          await turn();
+          return method.apply(client, args);
+        },
+      ];
+    }),
+  );
   return new Proxy(client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (property !== 'query' && property !== 'exec' && property !== 'transaction') return value;
-      return async (...args: unknown[]) => {
-        await turn();
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
+    get: (target, property, receiver) =>
+      inTurn.get(property) ?? Reflect.get(target, property, receiver),
   });
 }
 
