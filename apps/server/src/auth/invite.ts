@@ -1,4 +1,4 @@
-import { defaultLanguage } from '@upnext/contract/languages';
+import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import { spaRoutes } from '@upnext/contract/routes';
 import { isUniqueViolation } from '../db/refusals.ts';
 import { audit } from './audit.repository.ts';
@@ -30,12 +30,12 @@ export type InviteOptions = {
 };
 
 /** For calls from other modules (no HTTP request of the auth API behind them). */
-const SERVER_CALL: RequestInfo = {
+export const serverCall = (language: Language = defaultLanguage): RequestInfo => ({
   ip: 'server',
   userAgent: null,
   requestId: 'server',
-  language: defaultLanguage,
-};
+  language,
+});
 
 /**
  * Invites someone by email (GoTrue's POST /invite, also called server-side, e.g. by the
@@ -50,7 +50,7 @@ export async function inviteUserByEmail(
   ctx: AuthContext,
   email: string,
   options: InviteOptions = {},
-  info: RequestInfo = SERVER_CALL,
+  info: RequestInfo = serverCall(),
 ): Promise<UserJson> {
   const address = normaliseEmail(email);
   if (!isValidEmail(address)) throw errors.invalidEmail();

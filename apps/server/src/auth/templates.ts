@@ -16,7 +16,11 @@ export type TemplateKind =
   | 'email_change_current'
   | 'reauthentication'
   | 'existing_account'
-  | 'no_account';
+  | 'no_account'
+  | 'team_invitation';
+
+/** The emails of an invitation into a company's team, which name the team (`teamName`). */
+type TeamKind = Extract<TemplateKind, 'invite' | 'team_invitation'>;
 
 export type TemplateData = {
   to: string;
@@ -29,6 +33,8 @@ export type TemplateData = {
   newEmail?: string;
   /** For an invitation into a company's team: its name. */
   teamName?: string;
+  /** For a notice that verifies nothing: the page its button opens (else the site). */
+  pageUrl?: string;
 };
 
 type Copy = Record<TemplateKind, { subject: string; intro: string; action: string }>;
@@ -36,7 +42,7 @@ type Copy = Record<TemplateKind, { subject: string; intro: string; action: strin
 /** One language's words for every auth email: the one place they are written. */
 type Texts = {
   copy: Copy;
-  teamInvite: (teamName: string) => { subject: string; intro: string };
+  team: Record<TeamKind, (teamName: string) => { subject: string; intro: string }>;
   newAddress: (email: string) => string;
   validity: (minutes: number) => string;
   orEnterCode: string;
@@ -97,14 +103,29 @@ const english: Texts = {
         'If it was you, sign up first.',
       action: 'Go to UpNext',
     },
+    team_invitation: {
+      subject: 'You have been invited to join a team on UpNext',
+      intro:
+        'A team has invited you to join it on UpNext. Sign in and accept or decline the invitation on your account page.',
+      action: 'Open your account page',
+    },
   },
   // An invitation into a team names the team, and says the invitee accepts it once signed in.
-  teamInvite: (teamName) => ({
-    subject: `You have been invited to join ${teamName} on UpNext`,
-    intro:
-      `${teamName} has invited you to join their team on UpNext. Open the invitation, choose a ` +
-      'password for your account, then accept the invitation on your account page.',
-  }),
+  team: {
+    invite: (teamName) => ({
+      subject: `You have been invited to join ${teamName} on UpNext`,
+      intro:
+        `${teamName} has invited you to join their team on UpNext. Open the invitation, choose a ` +
+        'password for your account, then accept the invitation on your account page.',
+    }),
+    // To someone who has an account already.
+    team_invitation: (teamName) => ({
+      subject: `You have been invited to join ${teamName} on UpNext`,
+      intro:
+        `${teamName} has invited you to join their team on UpNext. Sign in and accept or ` +
+        'decline the invitation on your account page.',
+    }),
+  },
   newAddress: (email) => `The new address would be ${email}.`,
   validity: (minutes) => `The link and the code are valid for ${minutes} minutes and work once.`,
   orEnterCode: 'Or enter this code:',
@@ -168,13 +189,27 @@ const french: Texts = {
         'Si c’était vous, inscrivez-vous d’abord.',
       action: 'Aller sur UpNext',
     },
+    team_invitation: {
+      subject: 'Vous êtes invité à rejoindre une équipe sur UpNext',
+      intro:
+        'Une équipe vous invite à la rejoindre sur UpNext. Connectez-vous, puis acceptez ou refusez l’invitation sur la page de votre compte.',
+      action: 'Ouvrir la page de mon compte',
+    },
   },
-  teamInvite: (teamName) => ({
-    subject: `Vous êtes invité à rejoindre ${teamName} sur UpNext`,
-    intro:
-      `${teamName} vous invite à rejoindre son équipe sur UpNext. Ouvrez l’invitation, choisissez ` +
-      'un mot de passe pour votre compte, puis acceptez l’invitation sur la page de votre compte.',
-  }),
+  team: {
+    invite: (teamName) => ({
+      subject: `Vous êtes invité à rejoindre ${teamName} sur UpNext`,
+      intro:
+        `${teamName} vous invite à rejoindre son équipe sur UpNext. Ouvrez l’invitation, choisissez ` +
+        'un mot de passe pour votre compte, puis acceptez l’invitation sur la page de votre compte.',
+    }),
+    team_invitation: (teamName) => ({
+      subject: `Vous êtes invité à rejoindre ${teamName} sur UpNext`,
+      intro:
+        `${teamName} vous invite à rejoindre son équipe sur UpNext. Connectez-vous, puis ` +
+        'acceptez ou refusez l’invitation sur la page de votre compte.',
+    }),
+  },
   newAddress: (email) => `La nouvelle adresse serait ${email}.`,
   validity: (minutes) =>
     `Le lien et le code sont valables ${minutes} minutes et ne fonctionnent qu’une fois.`,
@@ -235,13 +270,27 @@ const arabic: Texts = {
         'إن كنت أنت، فأنشئ حسابًا أولًا.',
       action: 'الانتقال إلى UpNext',
     },
+    team_invitation: {
+      subject: 'لقد دُعيت للانضمام إلى فريق في UpNext',
+      intro:
+        'دعاك فريق للانضمام إليه في UpNext. سجّل الدخول، ثم اقبل الدعوة أو ارفضها من صفحة حسابك.',
+      action: 'فتح صفحة حسابي',
+    },
   },
-  teamInvite: (teamName) => ({
-    subject: `لقد دُعيت للانضمام إلى ${teamName} في UpNext`,
-    intro:
-      `دعتك ${teamName} للانضمام إلى فريقها في UpNext. افتح الدعوة، واختر كلمة مرور لحسابك، ` +
-      'ثم اقبل الدعوة من صفحة حسابك.',
-  }),
+  team: {
+    invite: (teamName) => ({
+      subject: `لقد دُعيت للانضمام إلى ${teamName} في UpNext`,
+      intro:
+        `دعتك ${teamName} للانضمام إلى فريقها في UpNext. افتح الدعوة، واختر كلمة مرور لحسابك، ` +
+        'ثم اقبل الدعوة من صفحة حسابك.',
+    }),
+    team_invitation: (teamName) => ({
+      subject: `لقد دُعيت للانضمام إلى ${teamName} في UpNext`,
+      intro:
+        `دعتك ${teamName} للانضمام إلى فريقها في UpNext. سجّل الدخول، ثم اقبل الدعوة أو ` +
+        'ارفضها من صفحة حسابك.',
+    }),
+  },
   newAddress: (email) => `سيكون العنوان الجديد ${email}.`,
   validity: (minutes) => `الرابط والرمز صالحان لمدة ${minutes} دقيقة ويعملان مرة واحدة.`,
   orEnterCode: 'أو أدخل هذا الرمز:',
@@ -258,11 +307,12 @@ export function renderAuthEmail(
 ): MailMessage {
   const texts = textsOf[language];
   const { action } = texts.copy[kind];
-  const team = kind === 'invite' && data.teamName ? texts.teamInvite(data.teamName) : undefined;
+  const team =
+    data.teamName && kind in texts.team ? texts.team[kind as TeamKind](data.teamName) : undefined;
   const subject = team?.subject ?? texts.copy[kind].subject;
   const base = team?.intro ?? texts.copy[kind].intro;
   const intro = data.newEmail ? `${base} ${texts.newAddress(data.newEmail)}` : base;
-  const link = data.confirmationUrl ?? data.siteUrl;
+  const link = data.confirmationUrl ?? data.pageUrl ?? data.siteUrl;
   const validity = data.validMinutes ? texts.validity(data.validMinutes) : '';
   const ignore = texts.ignore;
   const text = [

@@ -249,7 +249,35 @@ describe.each(testDrivers)('companies and members (%s)', (driver) => {
       .select()
       .from(authDevMailbox)
       .where(eq(authDevMailbox.to, existing.email));
-    expect(notice?.text).toContain('Harbour Clinic');
+    expect(notice?.subject).toBe('You have been invited to join Harbour Clinic on UpNext');
+    expect(notice?.text).toContain('Harbour Clinic has invited you');
+    // Its button opens their account page, where invitations are answered; nothing to verify.
+    expect(notice?.text).toMatch(/: https?:\/\/\S+\/admin\/account\n/);
+    expect(notice?.text).not.toContain('/auth/v1/verify');
+  });
+
+  it("writes the invitation and the notice in the inviter's language", async () => {
+    const inFrench = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/company/${companyId}/users`,
+        headers: { ...owner.headers, 'accept-language': 'fr-CA,fr;q=0.9' },
+        payload: { email, role: 'staff' },
+      });
+    const mailTo = async (email: string) =>
+      (await database.db.select().from(authDevMailbox).where(eq(authDevMailbox.to, email)))[0];
+    const newcomer = 'nouvelle.infirmiere@example.test';
+    expect((await inFrench(newcomer)).statusCode).toBe(201);
+    const invitation = await mailTo(newcomer);
+    expect(invitation?.subject).toBe('Vous êtes invité à rejoindre Harbour Clinic sur UpNext');
+    expect(invitation?.html).toContain('<html lang="fr" dir="ltr">');
+    expect(invitation?.text).toMatch(/\/auth\/v1\/verify\?token=[^&\s]+&type=invite/);
+
+    const existing = await createTestUser(t);
+    expect((await inFrench(existing.email)).statusCode).toBe(201);
+    const notice = await mailTo(existing.email);
+    expect(notice?.subject).toBe('Vous êtes invité à rejoindre Harbour Clinic sur UpNext');
+    expect(notice?.text).toContain('Connectez-vous, puis acceptez ou refusez l’invitation');
   });
 
   it('grants an invitation nothing until its invitee accepts it; the invitee may decline instead', async () => {

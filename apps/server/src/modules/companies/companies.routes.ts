@@ -1,6 +1,7 @@
 import { companyEndpoints as endpoints } from '@upnext/contract/companies';
 import type { FastifyPluginAsync } from 'fastify';
 import { registerEndpoint } from '../../http/endpoint.ts';
+import { requestLanguage } from '../../http/language.ts';
 import {
   type CompanyDeps,
   createCompany,
@@ -26,7 +27,14 @@ export const companyRoutes: FastifyPluginAsync<CompanyDeps> = async (app, deps) 
     listCompanyUsers(deps, request.caller, request.params.id),
   );
   registerEndpoint(app, endpoints.inviteCompanyUser, (request) =>
-    inviteCompanyUser(deps, request.caller, request.params.id, request.body),
+    // The invitation is written in the inviter's language: a team's staff most likely read it.
+    inviteCompanyUser(
+      deps,
+      request.caller,
+      request.params.id,
+      request.body,
+      requestLanguage(request),
+    ),
   );
   registerEndpoint(app, endpoints.updateCompanyUser, (request) =>
     updateCompanyUser(

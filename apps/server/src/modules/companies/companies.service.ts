@@ -6,6 +6,7 @@ import type {
   UpdateCompanyBody,
   UpdateCompanyUserBody,
 } from '@upnext/contract/companies';
+import { defaultLanguage, type Language } from '@upnext/contract/languages';
 import { DEFAULT_COUNTRY } from '@upnext/contract/phone';
 import { findUserByEmail, normaliseEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
@@ -47,6 +48,8 @@ export type InviteUser = (input: {
   email: string;
   invitedBy: string;
   companyName: string;
+  /** The invitation's language. */
+  language: Language;
 }) => Promise<{ userId: string }>;
 
 export type CompanyDeps = { db: Db; clock: Clock; inviteUser: InviteUser };
@@ -196,6 +199,7 @@ export async function inviteCompanyUser(
   caller: Caller,
   companyId: string,
   body: InviteCompanyUserBody,
+  language: Language = defaultLanguage,
 ): Promise<CompanyUser> {
   await canManageCompany(deps.db, caller, companyId);
   const inviter = caller.kind === 'user' ? caller.userId : '';
@@ -211,6 +215,7 @@ export async function inviteCompanyUser(
     email,
     invitedBy: inviter,
     companyName: company.name,
+    language,
   });
   const now = deps.clock();
   try {

@@ -1,26 +1,25 @@
+import { spaRoutes } from '@upnext/contract/routes';
 import type { AuthContext } from '../../auth/context.ts';
 import { AuthError } from '../../auth/errors.ts';
-import { inviteUserByEmail } from '../../auth/invite.ts';
+import { inviteUserByEmail, serverCall } from '../../auth/invite.ts';
+import { renderAuthEmail } from '../../auth/templates.ts';
 import { findUserByEmail } from '../../auth/users.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import { escapeHtml } from '../../lib/html.ts';
 import type { InviteUser } from './companies.service.ts';
 
 /** Tells someone who already has an account that a team invited them. */
 async function sendInvitationNotice(
   auth: AuthContext,
-  { email, companyName }: { email: string; companyName: string },
+  { email, companyName, language }: Parameters<InviteUser>[0],
 ): Promise<void> {
-  const link = `${auth.auth.siteUrl}/admin/account`;
-  const intro = `${companyName} has invited you to join their team on UpNext.`;
-  const how = 'Sign in and accept or decline the invitation on your account page.';
-  await auth.mailer.send({
-    to: email,
-    subject: `You have been invited to join ${companyName} on UpNext`,
-    text: `${intro}\n\n${how}\n${link}\n`,
-    html: `<p>${escapeHtml(intro)}</p><p>${escapeHtml(how)}</p><p><a href="${escapeHtml(link)}">Open your account page</a></p>`,
-  });
+  const { siteUrl } = auth.auth;
+  const notice = renderAuthEmail(
+    'team_invitation',
+    { to: email, siteUrl, pageUrl: `${siteUrl}${spaRoutes.adminAccount}`, teamName: companyName },
+    language,
+  );
+  await auth.mailer.send(notice);
 }
 
 /**
@@ -38,10 +37,15 @@ export function createInviter(deps: { db: Db; auth: AuthContext }): InviteUser {
       return { userId: existing.id };
     }
     try {
-      const user = await inviteUserByEmail(deps.auth, input.email, {
-        redirectTo: `${deps.auth.auth.siteUrl}/admin/account`,
-        teamName: input.companyName,
-      });
+      const user = await inviteUserByEmail(
+        deps.auth,
+        input.email,
+        {
+          redirectTo: `${deps.auth.auth.siteUrl}${spaRoutes.adminAccount}`,
+          teamName: input.companyName,
+        },
+        serverCall(input.language),
+      );
       return { userId: user.id };
     } catch (error) {
       if (error instanceof AuthError && error.status === 429) {
