@@ -1,5 +1,5 @@
 import { plans } from '@upnext/contract/plans';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authDevMailbox } from '../../db/schema/auth.ts';
 import { companies, companyUsers } from '../../db/schema/companies.ts';
@@ -281,6 +281,53 @@ describe.each(testDrivers)('plan limits (%s)', (driver) => {
     // This month's count is what the Billing section shows (and only to the company's managers).
     const stranger = (await company('free')).owner;
     expect((await inject(stranger, 'GET', `/company/${c.id}/billing`)).statusCode).toBe(403);
+  });
+
+  it('tokens a month: of concurrent issues in different sessions for the last one, exactly one wins', async () => {
+    const { queue, session } = await company('free');
+    const sessionAt = (date: string, status: 'open' | 'closed', lastIssuedNumber: number) => ({
+      queueId: queue.id,
+      date,
+      startTime: '09:00',
+      endTime: '17:00',
+      timezone: 'UTC',
+      startsAt: new Date(`${date}T09:00:00Z`),
+      endsAt: new Date(`${date}T17:00:00Z`),
+      capacity: 1000,
+      lastIssuedNumber,
+      status,
+    });
+    // 299 of the month's 300 are used; three open sessions race for the last one.
+    const [used, ...open] = await db()
+      .insert(sessions)
+      .values([
+        sessionAt('2031-05-02', 'closed', 299),
+        sessionAt('2031-05-15', 'open', 0),
+        sessionAt('2031-05-15', 'open', 0),
+      ])
+      .returning();
+    await db().execute(sql`
+      insert into queue_tokens (session_id, number, display_number, kind, status, joined_at, updated_at)
+      select ${used?.id}, g, 'A-' || g, 'walk_in', 'served',
+             ${'2031-05-02T10:00:00Z'}::timestamptz, ${'2031-05-02T10:00:00Z'}::timestamptz
+        from generate_series(1, 299) g`);
+    const racing = [session.id, ...open.map((row) => row.id)];
+    const visitors = await Promise.all(
+      racing.flatMap(() => [createTestUser(t), createTestUser(t)]),
+    );
+    const answers = await Promise.all(
+      visitors.map((visitor, i) =>
+        inject(visitor, 'POST', '/queues/sessions/tokens', { sessionId: racing[i % 3] }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([
+      201, 409, 409, 409, 409, 409,
+    ]);
+    const issued = await db()
+      .select({ n: count() })
+      .from(queueTokens)
+      .where(inArray(queueTokens.sessionId, racing));
+    expect(issued[0]?.n).toBe(1);
   });
 
   it('video: refused on a plan without it (meetings and video queues); a visit rung again counts once', async () => {

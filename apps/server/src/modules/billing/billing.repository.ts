@@ -33,62 +33,27 @@ export async function findCompanyBilling(
   return row;
 }
 
-/**
- * Tokens and bookings issued in the calendar month of `now` in `timezone` (each as a value, or
- * as another statement's column or placeholder), whatever became of them, except those released
- * because their payment was not completed in time: the counter the database keeps per company
- * and month (`company_token_months`, migration 0009), one row instead of the month's tokens.
- */
-function monthTokens(
-  db: Queryable,
-  companyId: string | SQLWrapper,
-  timezone: string | SQLWrapper,
-  now: Date | SQLWrapper,
-) {
-  const at = now instanceof Date ? now.toISOString() : now;
-  const month = sql`to_char(${at}::timestamptz at time zone ${timezone}, 'YYYY-MM')`;
-  return db
-    .select({ tokens: companyTokenMonths.tokens })
-    .from(companyTokenMonths)
-    .where(and(eq(companyTokenMonths.companyId, companyId), eq(companyTokenMonths.month, month)));
-}
-
-const planWithMonthTokens = preparedStatement('lock_plan_with_month_tokens', (db) =>
+const companyBillingLocked = preparedStatement('lock_company_billing', (db) =>
   db
-    .select({
-      ...billingColumns,
-      tokensThisMonth: sql<number>`coalesce((${monthTokens(db, companies.id, companies.timezone, sql.placeholder('now'))}), 0)::int`,
-    })
+    .select(billingColumns)
     .from(companies)
     .where(eq(companies.id, sql.placeholder('companyId')))
+    // Not `for update`: rows referring to the company (its queues, members, payments) may
+    // still be inserted meanwhile (their foreign key takes a key-share lock).
     .for('no key update'),
 );
 
 /**
- * The plan check's lock (see `lockCompanyBilling`) with the month's token count read in the same
- * statement: a token issue, the most frequent check, pays one round trip for both.
- */
-export async function lockPlanWithMonthTokens(tx: Queryable, companyId: string, now: Date) {
-  const [row] = await planWithMonthTokens(tx, { companyId, now: now.toISOString() });
-  return row;
-}
-
-/**
  * Locks the company's row for the rest of the transaction: every count-then-create against
  * its plan goes one at a time, so two requests at once never both take the last place, and a
- * plan change (which updates this row) waits for them.
+ * plan change (which updates this row) waits for them. A count must be read by a later
+ * statement: one that waited for this lock still sees the data as it was when it began.
  */
 export async function lockCompanyBilling(
   tx: Queryable,
   companyId: string,
 ): Promise<CompanyBilling | undefined> {
-  const [row] = await tx
-    .select(billingColumns)
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    // Not `for update`: rows referring to the company (its queues, members, payments) may
-    // still be inserted meanwhile (their foreign key takes a key-share lock).
-    .for('no key update');
+  const [row] = await companyBillingLocked(tx, { companyId });
   return row;
 }
 
@@ -172,14 +137,34 @@ export async function countSessionsByMonth(
   return new Map(rows.map((row) => [row.month, Number(row.n)]));
 }
 
-/** The company's tokens this calendar month, in its zone (`monthTokens`). */
+/**
+ * Tokens and bookings issued in the calendar month of `now` in `timezone`, whatever became of
+ * them, except those released because their payment was not completed in time: the counter the
+ * database keeps per company and month (`company_token_months`, migration 0009), one row
+ * instead of the month's tokens. Every token issue reads it (`assertWithinPlan`).
+ */
+const tokensThisMonth = preparedStatement('month_tokens', (db) =>
+  db
+    .select({ tokens: companyTokenMonths.tokens })
+    .from(companyTokenMonths)
+    .where(
+      and(
+        eq(companyTokenMonths.companyId, sql.placeholder('companyId')),
+        eq(
+          companyTokenMonths.month,
+          sql`to_char(${sql.placeholder('now')}::timestamptz at time zone ${sql.placeholder('timezone')}, 'YYYY-MM')`,
+        ),
+      ),
+    ),
+);
+
 export async function countTokensThisMonth(
   db: Queryable,
   companyId: string,
   timezone: string,
   now: Date,
 ): Promise<number> {
-  const [row] = await monthTokens(db, companyId, timezone, now);
+  const [row] = await tokensThisMonth(db, { companyId, timezone, now: now.toISOString() });
   return row?.tokens ?? 0;
 }
 

@@ -60,9 +60,9 @@ function refusal(resource: PlanResource, plan: keyof typeof planNames, limit: nu
   }
 }
 
-/** The plan a company is on, locked, with its tokens this month; absent companies are not found. */
-async function lockedPlan(db: Queryable, companyId: string, now: Date) {
-  const company = await repo.lockPlanWithMonthTokens(db, companyId, now);
+/** The plan a company is on, locked; absent companies are not found. */
+async function lockedPlan(db: Queryable, companyId: string) {
+  const company = await repo.lockCompanyBilling(db, companyId);
   if (!company) throw new AppError('not_found', 'No such company.');
   return company;
 }
@@ -84,7 +84,7 @@ export async function assertWithinPlan<R extends PlanResource>(
   adding: Adding[R],
   now: Date,
 ): Promise<void> {
-  const company = await lockedPlan(tx, companyId, now);
+  const company = await lockedPlan(tx, companyId);
   const limit = planLimit(plans[company.plan], resource);
   if (limit === null) return;
   const refuse = (used: number): never => {
@@ -117,10 +117,7 @@ export async function assertWithinPlan<R extends PlanResource>(
   }
   const added = adding as number;
   if (added <= 0) return;
-  const used =
-    resource === 'tokens'
-      ? company.tokensThisMonth
-      : await countNow(tx, resource, companyId, company.timezone, now);
+  const used = await countNow(tx, resource, companyId, company.timezone, now);
   if (used + added > limit) refuse(used);
 }
 
