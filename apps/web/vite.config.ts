@@ -3,8 +3,6 @@ import { matchBoardPath } from '@upnext/contract/routes';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { mantineCss } from './mantine-css.ts';
-import { precompress } from './precompress.ts';
-import { prerender } from './prerender.ts';
 
 // The API server listens on 3000 in development (`npm run dev`); the SPA proxies to it so
 // cookies, relative URLs and the STOMP socket behave as they do in production (same origin).
@@ -70,14 +68,13 @@ function initialChunk(id: string, graph: ModuleGraph, group: 'app' | 'shared'): 
 }
 
 export default defineConfig({
-  // The prerender before the precompression: its pages are compressed too.
-  plugins: [react(), mantineCss(), boardPages(), prerender(), precompress()],
+  // The public pages' light start is a second build (`vite.public.config.ts`), which then
+  // prerenders them and precompresses both.
+  plugins: [react(), mantineCss(), boardPages()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    // Read by the prerender (prerender.ts), which then deletes it.
-    manifest: true,
     // Every browser the app supports preloads modules itself; shared by the two entries, the
     // polyfill would be one more script on each page.
     modulePreload: { polyfill: false },
