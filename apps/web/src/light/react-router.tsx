@@ -76,7 +76,7 @@ type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
 };
 
 export function Link({ to, replace: _replace, ...rest }: LinkProps) {
-  return <a href={to} {...rest} />;
+  return <a {...rest} href={to} />;
 }
 
 interface ActiveState {
