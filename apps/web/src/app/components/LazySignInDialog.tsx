@@ -12,14 +12,9 @@ const SignInDialog = lazy(
     () =>
       Promise.all([
         import('../../features/auth/components/SignInDialog.tsx'),
-        import('@tanstack/react-query'),
         import('../../lib/query-client.ts'),
-      ]).then(([dialog, { QueryClientProvider }, { queryClient }]) => ({
-        default: (props: Props) => (
-          <QueryClientProvider client={queryClient}>
-            <dialog.SignInDialog {...props} />
-          </QueryClientProvider>
-        ),
+      ]).then(([dialog, { withQueryClient }]) => ({
+        default: (props: Props) => withQueryClient(<dialog.SignInDialog {...props} />),
       })),
     'auth',
   ),
