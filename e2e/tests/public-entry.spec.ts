@@ -1,4 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
+import { useSession } from './api-helpers.ts';
+import { calledVisitor } from './calls/call-helpers.ts';
+import { subscribed } from './realtime-helpers.ts';
 
 /**
  * What each heavy part of the app's start leaves in its code, minified or not: react-router's
@@ -84,5 +87,33 @@ test.describe('the public pages’ light start', () => {
     await expect(
       page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }),
     ).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('a signed-in user on a light page sees Dashboard, and an incoming call rings there', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const world = await calledVisitor(request, 'L');
+    const visitor = await (
+      await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    ).newPage();
+    await useSession(visitor, world.visitor);
+    // The call host brings the realtime connection a light page does not have of itself.
+    const listening = subscribed(visitor, '/topic/meeting/');
+    await visitor.goto('/');
+    await expect(
+      visitor.getByRole('banner').getByRole('link', { name: 'Dashboard' }),
+    ).toBeVisible();
+    await listening;
+    const staff = await (
+      await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    ).newPage();
+    await useSession(staff, world.staff);
+    await staff.goto(`/admin/live-sessions/all/${world.today}/${world.sessionId}`);
+    await staff.getByRole('button', { name: 'Video call' }).click();
+    await expect(visitor.getByRole('dialog', { name: 'Incoming call' })).toBeVisible({
+      timeout: 30_000,
+    });
   });
 });

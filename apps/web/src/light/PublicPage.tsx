@@ -1,4 +1,5 @@
 import { type ComponentType, useEffect } from 'react';
+import { IncomingCalls } from '../app/components/IncomingCalls.tsx';
 import { NotificationsOnDemand } from '../app/components/NotificationsOnDemand.tsx';
 import { SkipLink } from '../app/components/SkipLink.tsx';
 import { PublicLayout } from '../app/layouts/PublicLayout.tsx';
@@ -30,7 +31,8 @@ function Title({ path }: { path: PublicPath }) {
 /**
  * A public page in its light start (`public.tsx`, and the build's prerender): the app's skip
  * link, layout (header, footer) and page, without the app's router, i18next, query cache or
- * realtime connection; the same tree the app's `RootLayout` and `PublicLayout` show.
+ * realtime connection (a signed-in user's incoming calls bring the last two when they load);
+ * the same tree the app's `RootLayout` and `PublicLayout` show.
  */
 export function PublicPage({ path, Page, location, onLive }: PublicPageProps) {
   useEffect(() => onLive?.(), [onLive]);
@@ -41,6 +43,7 @@ export function PublicPage({ path, Page, location, onLive }: PublicPageProps) {
         <SkipLink />
         <Title path={path} />
         <PublicLayout />
+        <IncomingCalls connect />
       </LightRouter>
     </ThemeProviders>
   );
