@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { matchBoardPath } from '@upnext/contract/routes';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { mantineCss } from './mantine-css.ts';
+import { type ModuleGraph, staticClosure } from './static-closure.ts';
 
 // The API server listens on 3000 in development (`npm run dev`); the SPA proxies to it so
 // cookies, relative URLs and the STOMP socket behave as they do in production (same origin).
@@ -27,26 +28,10 @@ function boardPages(): Plugin {
   };
 }
 
-type ModuleGraph = { getModuleInfo(id: string): Rolldown.ModuleInfo | null };
 const ENTRIES = {
   app: resolve(import.meta.dirname, 'src/main.tsx'),
   board: resolve(import.meta.dirname, 'src/display.tsx'),
 };
-
-/** Every module `entry` imports statically, at any depth. */
-function staticClosure(entry: string, graph: ModuleGraph): Set<string> {
-  const seen = new Set([entry]);
-  const queue = [entry];
-  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
-    for (const imported of graph.getModuleInfo(id)?.importedIds ?? []) {
-      if (!seen.has(imported)) {
-        seen.add(imported);
-        queue.push(imported);
-      }
-    }
-  }
-  return seen;
-}
 
 let closures: { graph: ModuleGraph; app: Set<string>; board: Set<string> } | undefined;
 
