@@ -4,12 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { spaRoutes } from '@upnext/contract/routes';
 import react from '@vitejs/plugin-react';
 import { build, type Manifest, type Plugin } from 'vite';
+import { lightStart } from './light-start.ts';
 import { mantineCss } from './mantine-css.ts';
 
 /**
  * The public pages that paint before any JavaScript: a visitor's first page, and the page a
- * queue's QR code opens. Each names the module of its route (`src/app/router.tsx`), whose
- * chunks' styles the page's HTML carries.
+ * queue's QR code opens (`src/app/public-pages.ts`). Each names the module of its page, whose
+ * chunks' styles the page's HTML carries, and whose chunks it preloads.
  */
 const PAGES = [
   { path: spaRoutes.home, module: 'src/features/marketing/pages/HomePage.tsx' },
@@ -38,15 +39,21 @@ function closure(manifest: Manifest, key: string, seen = new Set<string>(), orde
 const STYLESHEET_LINK = /<link rel="stylesheet" crossorigin href="\/([^"]+)">\s*/g;
 
 /**
- * index.html with the styles of the entry and of the page's chunks in the page itself instead
+ * public.html with the styles of the entry and of the page's chunks in the page itself instead
  * of linked: it paints with the HTML alone, without waiting for stylesheets on one connection
  * after another. A stylesheet that points to other files stays linked, as
- * their addresses are relative to it.
+ * their addresses are relative to it. The page's chunks are preloaded with the entry's, rather
+ * than asked for once the entry has run.
  */
 async function withStyles(template: string, manifest: Manifest, module: string, outDir: string) {
   const files = new Set([...template.matchAll(STYLESHEET_LINK)].map((match) => match[1] ?? ''));
+  const preloads: string[] = [];
   for (const key of closure(manifest, module)) {
     for (const css of manifest[key]?.css ?? []) files.add(css);
+    const file = manifest[key]?.file;
+    if (file && !template.includes(`/${file}"`)) {
+      preloads.push(`<link rel="modulepreload" crossorigin href="/${file}">`);
+    }
   }
   const inline: string[] = [];
   const links: string[] = [];
@@ -58,15 +65,16 @@ async function withStyles(template: string, manifest: Manifest, module: string, 
     // stylesheet is in the page already: it adds no second copy, and no restyling of the page.
     links.push(`<link rel="stylesheet" crossorigin href="/${file}"${linked ? '' : ' disabled'}>`);
   }
-  const head = [...links, `<style>${inline.join('\n')}</style>`].join('\n    ');
+  const head = [...preloads, ...links, `<style>${inline.join('\n')}</style>`].join('\n    ');
   return template.replace(STYLESHEET_LINK, '').replace('</head>', `  ${head}\n  </head>`);
 }
 
 /**
- * After the client build: builds `src/prerender.tsx` for Node, renders each of `PAGES` as a
- * signed-out English visitor first sees it, and writes it into a copy of index.html with the
- * page's title and the styles of its chunks in it, so it paints before any script runs; `main.tsx`
- * then hydrates it. Runs before the precompression, which compresses these files too.
+ * After the light start's build (`vite.public.config.ts`): builds `src/prerender.tsx` for Node
+ * with the same stand-ins, renders each of `PAGES` as a signed-out English visitor first sees
+ * it, and writes it into a copy of public.html with the page's title and the styles of its
+ * chunks in it, so it paints before any script runs; `public.tsx` then hydrates it. Runs before
+ * the precompression, which compresses these files too.
  */
 export function prerender(): Plugin {
   let root = '';
@@ -87,7 +95,7 @@ export function prerender(): Plugin {
           configFile: false,
           root,
           logLevel: 'warn',
-          plugins: [react(), mantineCss()],
+          plugins: [react(), mantineCss(), lightStart()],
           ssr: { noExternal: true },
           build: {
             ssr: 'src/prerender.tsx',
@@ -101,7 +109,7 @@ export function prerender(): Plugin {
         )) as typeof import('./src/prerender.tsx');
         const manifestFile = join(outDir, '.vite/manifest.json');
         const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
-        const index = await readFile(join(outDir, 'index.html'), 'utf8');
+        const index = await readFile(join(outDir, 'public.html'), 'utf8');
         await mkdir(join(outDir, PRERENDERED_DIR), { recursive: true });
         for (const page of PAGES) {
           const { html, title } = await renderPage(page.path);

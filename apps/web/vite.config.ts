@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
 import { matchBoardPath } from '@upnext/contract/routes';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { mantineCss } from './mantine-css.ts';
-import { precompress } from './precompress.ts';
-import { prerender } from './prerender.ts';
+import { type ModuleGraph, staticClosure } from './static-closure.ts';
 
 // The API server listens on 3000 in development (`npm run dev`); the SPA proxies to it so
 // cookies, relative URLs and the STOMP socket behave as they do in production (same origin).
@@ -29,26 +28,10 @@ function boardPages(): Plugin {
   };
 }
 
-type ModuleGraph = { getModuleInfo(id: string): Rolldown.ModuleInfo | null };
 const ENTRIES = {
   app: resolve(import.meta.dirname, 'src/main.tsx'),
   board: resolve(import.meta.dirname, 'src/display.tsx'),
 };
-
-/** Every module `entry` imports statically, at any depth. */
-function staticClosure(entry: string, graph: ModuleGraph): Set<string> {
-  const seen = new Set([entry]);
-  const queue = [entry];
-  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
-    for (const imported of graph.getModuleInfo(id)?.importedIds ?? []) {
-      if (!seen.has(imported)) {
-        seen.add(imported);
-        queue.push(imported);
-      }
-    }
-  }
-  return seen;
-}
 
 let closures: { graph: ModuleGraph; app: Set<string>; board: Set<string> } | undefined;
 
@@ -70,14 +53,13 @@ function initialChunk(id: string, graph: ModuleGraph, group: 'app' | 'shared'): 
 }
 
 export default defineConfig({
-  // The prerender before the precompression: its pages are compressed too.
-  plugins: [react(), mantineCss(), boardPages(), prerender(), precompress()],
+  // The public pages' light start is a second build (`vite.public.config.ts`), which then
+  // prerenders them and precompresses both.
+  plugins: [react(), mantineCss(), boardPages()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    // Read by the prerender (prerender.ts), which then deletes it.
-    manifest: true,
     // Every browser the app supports preloads modules itself; shared by the two entries, the
     // polyfill would be one more script on each page.
     modulePreload: { polyfill: false },

@@ -5,7 +5,10 @@ import { LIVE_WITHIN_MS, subscribed, withoutPollingFallback } from './realtime-h
 
 const PASSWORD = 'Board-entry-2026!';
 
-/** The app's entry script: the last module script `/` names (before it, what it shares). */
+/**
+ * The app's entry script: the last module script an app page names (before it, what it
+ * shares); `/services`, as `/` has a light start of its own (public-entry.spec.ts).
+ */
 function appEntryOf(html: string): string | undefined {
   return [...html.matchAll(/<script type="module"[^>]* src="([^"]+\.js)"/g)].at(-1)?.[1];
 }
@@ -32,7 +35,7 @@ test.describe('the wall-screen boards’ own page', () => {
     for (const visitorName of ['Ada', 'Ben']) {
       await api(request, staff, 'POST', '/queues/sessions/tokens', { sessionId, visitorName });
     }
-    const appEntry = appEntryOf(await (await request.get('/')).text());
+    const appEntry = appEntryOf(await (await request.get('/services')).text());
     expect(appEntry).toBeTruthy();
 
     const page = await (await browser.newContext()).newPage();

@@ -188,6 +188,53 @@ describe('serving the web app', () => {
   });
 });
 
+describe('serving the public pages’ light start', () => {
+  const PUBLIC = '<!doctype html><div id="root"></div><script src="/assets/public-1.js"></script>';
+  let dist: string;
+  let database: TestDatabase;
+  let app: Awaited<ReturnType<typeof buildTestApp>>['app'];
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'upnext-dist-'));
+    await writeFile(join(dist, 'index.html'), INDEX);
+    await writeFile(join(dist, 'public.html'), PUBLIC);
+    await writeFile(join(dist, 'public.html.br'), brotliCompressSync(PUBLIC));
+    await mkdir(join(dist, 'prerendered'));
+    await writeFile(join(dist, 'prerendered', 'services.html'), SERVICES);
+    database = await createTestDatabase('pglite');
+    ({ app } = await buildTestApp(database, {}, { webDistDir: dist }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('answers a prerendered page’s path with the light start to the visitors its markup is not for, and with the app when there is a query', async () => {
+    const french = await app.inject({
+      method: 'GET',
+      url: '/services',
+      headers: { 'accept-language': 'fr-FR,en;q=0.5', 'accept-encoding': 'br' },
+    });
+    expect(french.statusCode).toBe(200);
+    expect(french.headers.vary).toMatch(/accept-language/i);
+    expect(brotliDecompressSync(french.rawPayload).toString()).toBe(PUBLIC);
+    const chosen = await app.inject({
+      method: 'GET',
+      url: '/services',
+      headers: { 'accept-language': 'en', cookie: 'upnext.language=ar' },
+    });
+    expect(chosen.body).toBe(PUBLIC);
+    expect((await app.inject({ method: 'GET', url: '/services' })).body).toBe(SERVICES);
+    // A join code, `?lang=`, a sign-in redirect: the app's.
+    for (const url of ['/services?redirect=%2Fadmin', '/services?lang=fr']) {
+      expect((await app.inject({ method: 'GET', url })).body).toBe(INDEX);
+    }
+    // Any other path is the app's.
+    expect((await app.inject({ method: 'GET', url: '/aboutus' })).body).toBe(INDEX);
+  });
+});
+
 describe('serving the wall-screen boards', () => {
   const BOARD = '<!doctype html><title>UpNext</title><script src="/assets/display-1.js"></script>';
   let dist: string;

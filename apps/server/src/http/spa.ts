@@ -95,7 +95,8 @@ function loadPrerendered(webDistDir: string): Map<string, PageLoader> {
  * Serves the built web app from one origin with the API. Hashed files under /assets are
  * cached for a year; everything else (index.html, favicon) is revalidated on each visit so
  * a deploy shows up at once. The pages the build prerendered are sent as such to the visitors
- * they were rendered for, and the wall-screen boards get their own light page (display.html).
+ * they were rendered for, and with their light start (public.html) to the others; the
+ * wall-screen boards get their own light page (display.html).
  * Text files go out as the build's Brotli or gzip variant when the
  * browser accepts one. Paths the app does not know get its not-found page with a real 404
  * status, so crawlers and monitors see the truth.
@@ -112,6 +113,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   // The wall-screen boards' light entry (apps/web/src/display.tsx), when the build has it.
   const boardFile = join(webDistDir, 'display.html');
   const boardFor = existsSync(boardFile) ? loadIndex(boardFile) : null;
+  // The prerendered pages' light start (apps/web/src/public.tsx), for the visitors their
+  // markup was not rendered for (another language).
+  const publicFile = join(webDistDir, 'public.html');
+  const publicFor = existsSync(publicFile) ? loadIndex(publicFile) : null;
 
   await app.register(fastifyStatic, {
     root: webDistDir,
@@ -130,15 +135,18 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     if (!wantsPage(request)) return apiNotFound(request, reply);
     const pathname = pathOf(request);
     const known = isKnownSpaPath(pathname);
-    // A prerendered page as it is only where its first render would be the same: no query
-    // (a join code, `?lang=`, a sign-in redirect) and a visitor who starts in English.
+    // A prerendered page has a light start of its own, without a query (a join code, `?lang=`,
+    // a sign-in redirect: those are the app's); as it is only for a visitor who starts in
+    // English, whom its first render is the same for.
     const page = prerendered.get(pathname);
-    const asPrerendered =
-      page && !request.url.includes('?') && pageLanguage(request) === 'en' ? page : null;
+    const light =
+      page && !request.url.includes('?')
+        ? pageLanguage(request) === 'en'
+          ? page
+          : publicFor
+        : null;
     const board = boardFor && matchBoardPath(pathname) ? boardFor : null;
-    const { encoding, variant } = (asPrerendered ?? board ?? indexFor)(
-      request.headers['accept-encoding'],
-    );
+    const { encoding, variant } = (light ?? board ?? indexFor)(request.headers['accept-encoding']);
     const vary = [
       reply.getHeader('vary'),
       'accept-encoding',

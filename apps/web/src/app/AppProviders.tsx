@@ -1,18 +1,10 @@
-import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n.ts';
 import { connectRealtimeToAuth } from '../lib/stomp-client.ts';
-import { OnceOpened } from './components/OnceOpened.tsx';
+import { NotificationsOnDemand } from './components/NotificationsOnDemand.tsx';
 import { ThemeProviders } from './ThemeProviders.tsx';
-
-// Loaded with the first notification: most visits never show one.
-const AppNotifications = lazy(() =>
-  import('./components/AppNotifications.tsx').then((module) => ({
-    default: module.AppNotifications,
-  })),
-);
 
 interface AppProvidersProps {
   queryClient: QueryClient;
@@ -22,15 +14,12 @@ interface AppProvidersProps {
 }
 
 export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
-  const shown = useNotifications().notifications.length > 0;
   // One STOMP connection while a user with an email is signed in (spec §4); none in tests.
   useEffect(() => (env === 'test' ? undefined : connectRealtimeToAuth()), [env]);
   return (
     <I18nextProvider i18n={i18n}>
       <ThemeProviders env={env}>
-        <OnceOpened opened={shown}>
-          <AppNotifications />
-        </OnceOpened>
+        <NotificationsOnDemand />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </ThemeProviders>
     </I18nextProvider>

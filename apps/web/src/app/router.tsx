@@ -6,6 +6,7 @@ import { PageLoader } from './components/PageLoader.tsx';
 import { RootErrorBoundary, RouteErrorBoundary } from './components/RouteErrorBoundary.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { RootLayout } from './layouts/RootLayout.tsx';
+import { type PublicPath, publicPages } from './public-pages.ts';
 import { RequireSignIn } from './RequireSignIn.tsx';
 
 const title = (key: string): RouteHandle => ({ title: key });
@@ -15,8 +16,6 @@ const title = (key: string): RouteHandle => ({ title: key });
 const marketingPage = <T,>(load: () => Promise<T>, part?: string) =>
   withNamespaces(load, 'marketing', ...(part ? [`marketing/${part}`] : []));
 const marketing = {
-  home: marketingPage(() => import('../features/marketing/pages/HomePage.tsx'), 'home'),
-  pricing: marketingPage(() => import('../features/marketing/pages/PricingPage.tsx'), 'pricing'),
   services: marketingPage(() => import('../features/marketing/pages/ServicesPage.tsx'), 'services'),
   about: marketingPage(() => import('../features/marketing/pages/AboutPage.tsx'), 'about'),
   privacy: marketingPage(
@@ -34,6 +33,13 @@ const updatePassword = withNamespaces(
   'marketing/home',
   'auth',
 );
+
+/** A page that also has a light start (`public-pages.ts`): one table for both. */
+const publicRoute = (path: PublicPath): RouteObject => ({
+  path,
+  lazy: publicPages[path].load,
+  handle: title(publicPages[path].title),
+});
 
 /** Route id of the catch-all, so tests can tell "not found" from a real page. */
 export const NOT_FOUND_ROUTE_ID = 'not-found';
@@ -54,11 +60,11 @@ export const routes: RouteObject[] = [
           {
             errorElement: <RouteErrorBoundary />,
             children: [
-              { path: spaRoutes.home, lazy: marketing.home, handle: title('home') },
+              publicRoute(spaRoutes.home),
               // The password-reset email lands on either spelling; both show the home page.
               { path: spaRoutes.updatePassword, lazy: updatePassword, handle: title('home') },
               { path: spaRoutes.updatePasswordAlias, lazy: updatePassword, handle: title('home') },
-              { path: spaRoutes.pricing, lazy: marketing.pricing, handle: title('pricing') },
+              publicRoute(spaRoutes.pricing),
               { path: spaRoutes.services, lazy: marketing.services, handle: title('services') },
               { path: spaRoutes.aboutUs, lazy: marketing.about, handle: title('aboutUs') },
               {
@@ -97,11 +103,7 @@ export const routes: RouteObject[] = [
                 lazy: withNamespaces(() => import('./routes/LoginPage.tsx'), 'auth'),
                 handle: title('login'),
               },
-              {
-                path: spaRoutes.join,
-                lazy: withNamespaces(() => import('./routes/JoinPage.tsx'), 'visit', 'entities'),
-                handle: title('join'),
-              },
+              publicRoute(spaRoutes.join),
               {
                 path: spaRoutes.visit,
                 lazy: withNamespaces(() => import('./routes/VisitPage.tsx'), 'visit', 'entities'),

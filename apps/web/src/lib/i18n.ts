@@ -1,48 +1,29 @@
 import { type Language, languages } from '@upnext/contract/languages';
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import common from '../locales/en/common.json';
 import { rememberLanguage, setCurrentLanguage, startLanguage } from './language.ts';
+import {
+  englishCommon as common,
+  loadNamespace,
+  loadPart,
+  splitNamespaces,
+} from './locale-files.ts';
 
 /**
- * The texts, one namespace per feature in locales/<language>/*.json (English is the source;
- * `locales.test.ts` fails on a key another language lacks). English `common` (the shell's)
- * comes with the app; every other namespace, and another language's `common`, is a chunk of its
- * own, loaded with the page or dialog that shows it (`withNamespaces`), so a public page does not
- * download the admin area's texts nor another language's. A namespace too big for one page keeps
- * each page's texts apart, in locales/<language>/<namespace>/<part>.json (`{ "<part>": {...} }`),
- * added to it by the page that asks for `<namespace>/<part>`.
+ * The app's texts on i18next, from the files `locale-files.ts` finds (English is the source;
+ * `locales.test.ts` fails on a key another language lacks). A page does not download the admin
+ * area's texts nor another language's: each loads what it shows (`withNamespaces`).
  */
-const namespaceTexts = import.meta.glob<ResourceKey>(
-  ['../locales/*/*.json', '!../locales/en/common.json'],
-  { import: 'default' },
-);
-
-const partTexts = import.meta.glob<ResourceKey>('../locales/*/*/*.json', { import: 'default' });
 
 /** The `<namespace>/<part>`s some page has asked for: a language switch brings them too. */
 const askedParts = new Set<string>();
-
-function loadPart(language: string, part: string): Promise<ResourceKey> {
-  const load = partTexts[`../locales/${language}/${part}.json`];
-  return load ? load() : Promise.reject(new Error(`No texts for ${language}/${part}`));
-}
 
 const backend: BackendModule = {
   type: 'backend',
   init: () => {},
   read(language, namespace, callback) {
-    const load =
-      language === 'en' && namespace === 'common'
-        ? async () => common
-        : namespaceTexts[`../locales/${language}/${namespace}.json`];
-    if (!load) {
-      callback(new Error(`No texts for ${language}/${namespace}`), false);
-      return;
-    }
-    const parts = [...askedParts].filter((part) => part.startsWith(`${namespace}/`));
-    Promise.all([load(), ...parts.map((part) => loadPart(language, part))]).then(
-      ([whole, ...pieces]) => callback(null, Object.assign({}, whole, ...pieces)),
+    loadNamespace(language, namespace, askedParts).then(
+      (texts) => callback(null, texts as ResourceKey),
       (error: unknown) =>
         callback(error instanceof Error ? error : new Error(String(error)), false),
     );
@@ -87,8 +68,7 @@ export { currentLanguage } from './language.ts';
  * once its texts are here, never with untranslated keys.
  */
 export function withNamespaces<T>(load: () => Promise<T>, ...namespaces: string[]) {
-  const parts = namespaces.filter((name) => name.includes('/'));
-  const wholes = [...new Set(namespaces.map((name) => name.split('/')[0] ?? name))];
+  const { wholes, parts } = splitNamespaces(namespaces);
   return async (): Promise<T> => {
     for (const part of parts) askedParts.add(part);
     const [module] = await Promise.all([load(), loadTexts(wholes, parts)]);

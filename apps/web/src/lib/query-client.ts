@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { ApiError } from './api-client.ts';
 import { reportError } from './error-reporter.ts';
@@ -82,3 +82,11 @@ export function createQueryClient(): QueryClient {
 
 /** The app's one cache (tests make their own with `createQueryClient`). */
 export const queryClient = createQueryClient();
+
+/**
+ * `children` with the app's cache: for what the public pages' light start (`public.tsx`, which
+ * has no cache) loads on demand, the sign-in dialog. Inside the app, the same cache again.
+ */
+export function withQueryClient(children: ReactNode): ReactNode {
+  return createElement(QueryClientProvider, { client: queryClient }, children);
+}

@@ -1,7 +1,7 @@
-import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router';
+import { pageTitle } from '../page-title.ts';
 
 /** Routes name their title with `handle: { title: '<key in common:titles>' }`. */
 export interface RouteHandle {
@@ -13,16 +13,11 @@ function isRouteHandle(handle: unknown): handle is RouteHandle {
 }
 
 /** The title key of the deepest route that names one. */
-export function titleKeyOf(matches: readonly { handle?: unknown }[]): string | undefined {
+function titleKeyOf(matches: readonly { handle?: unknown }[]): string | undefined {
   return matches
     .map((match) => match.handle)
     .filter(isRouteHandle)
     .at(-1)?.title;
-}
-
-/** The home title already carries the brand; every other page gets "<page> · UpNext". */
-export function pageTitle(key: string, t: TFunction): string {
-  return key === 'home' ? t('titles.home') : t('titles.template', { page: t(`titles.${key}`) });
 }
 
 /** Keeps document.title in step with the deepest route that names one. */
@@ -31,7 +26,7 @@ export function DocumentTitle() {
   const key = titleKeyOf(useMatches());
 
   useEffect(() => {
-    if (key) document.title = pageTitle(key, t);
+    if (key) document.title = pageTitle(key, (name, values) => t(name, values ?? {}));
   }, [key, t]);
 
   return null;

@@ -1,4 +1,4 @@
-import { Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { Box, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconMinus } from '@tabler/icons-react';
 import { addOns, type Limit, type Plan, planIds, plans } from '@upnext/contract/plans';
 import type { TFunction } from 'i18next';
@@ -142,64 +142,59 @@ function CellContent({ cell, t }: { cell: Cell; t: TFunction<'marketing'> }) {
 export function PlanComparison() {
   const { t, i18n } = useTranslation('marketing');
   return (
-    <Table.ScrollContainer
-      minWidth={600}
-      type="native"
+    // A plain table in a native scroll box: Mantine's Table imports its ScrollArea, and with it
+    // floating-ui (15 kB gzipped), even where it scrolls natively.
+    <Box
       tabIndex={0}
       role="region"
       aria-labelledby="plan-comparison-caption"
       className={classes.wrap}
     >
-      <Table
-        verticalSpacing="md"
-        horizontalSpacing="md"
-        captionSide="top"
-        className={classes.table}
-      >
-        <Table.Caption id="plan-comparison-caption" className={classes.caption}>
+      <table className={classes.table}>
+        <caption id="plan-comparison-caption" className={classes.caption}>
           {t('pricing.compare.caption')}
-        </Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col" className={classes.featureCol}>
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col" className={classes.featureCol}>
               {t('pricing.compare.featureColumn')}
-            </Table.Th>
+            </th>
             {planIds.map((id) => (
-              <Table.Th key={id} scope="col" className={classes.planCol}>
+              <th key={id} scope="col" className={classes.planCol}>
                 <Text fw={700} size="lg" component="span" display="block">
                   {t(`pricing.plans.${id}.name`)}
                 </Text>
                 <Text c="dimmed" size="sm" fw={500} component="span" display="block">
                   {formatPrice(plans[id].monthlyPrice, i18n.language)} {t('pricing.perMonth')}
                 </Text>
-              </Table.Th>
+              </th>
             ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+          </tr>
+        </thead>
+        <tbody>
           {groups(t, i18n.language).map((group) => (
             <Fragment key={group.key}>
-              <Table.Tr className={classes.groupRow}>
-                <Table.Th scope="colgroup" colSpan={planIds.length + 1}>
+              <tr className={classes.groupRow}>
+                <th scope="colgroup" colSpan={planIds.length + 1}>
                   {t(`pricing.compare.groups.${group.key}`)}
-                </Table.Th>
-              </Table.Tr>
+                </th>
+              </tr>
               {group.rows.map((row) => (
-                <Table.Tr key={row.key}>
-                  <Table.Th scope="row" className={classes.rowHeader}>
+                <tr key={row.key}>
+                  <th scope="row" className={classes.rowHeader}>
                     {t(`pricing.compare.rows.${row.key}`)}
-                  </Table.Th>
+                  </th>
                   {planIds.map((id) => (
-                    <Table.Td key={id} className={classes.cell}>
+                    <td key={id} className={classes.cell}>
                       <CellContent cell={row.cell(plans[id])} t={t} />
-                    </Table.Td>
+                    </td>
                   ))}
-                </Table.Tr>
+                </tr>
               ))}
             </Fragment>
           ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        </tbody>
+      </table>
+    </Box>
   );
 }
