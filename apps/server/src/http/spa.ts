@@ -138,13 +138,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     // A prerendered page has a light start of its own, without a query (a join code, `?lang=`,
     // a sign-in redirect: those are the app's); as it is only for a visitor who starts in
     // English, whom its first render is the same for.
-    const page = prerendered.get(pathname);
-    const light =
-      page && !request.url.includes('?')
-        ? pageLanguage(request) === 'en'
-          ? page
-          : publicFor
-        : null;
+    const page = request.url.includes('?') ? undefined : prerendered.get(pathname);
+    const light = page && (pageLanguage(request) === 'en' ? page : publicFor);
     const board = boardFor && matchBoardPath(pathname) ? boardFor : null;
     const { encoding, variant } = (light ?? board ?? indexFor)(request.headers['accept-encoding']);
     const vary = [
