@@ -25,10 +25,15 @@ async function open(path: string) {
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  await waitFor(() => {
-    expect(router.state.initialized).toBe(true);
-    expect(router.state.navigation.state).toBe('idle');
-  });
+  // Lazy routes load their page's chunk first; on a loaded machine the first transform of a
+  // large one (the reports page's charting library) takes well over waitFor's default second.
+  await waitFor(
+    () => {
+      expect(router.state.initialized).toBe(true);
+      expect(router.state.navigation.state).toBe('idle');
+    },
+    { timeout: 15_000 },
+  );
   const leaf = router.state.matches.at(-1)?.route.id;
   return { router, leaf };
 }
@@ -39,12 +44,10 @@ afterEach(() => {
 
 describe('router', () => {
   describe.each(Object.entries(spaRoutes))('%s (%s)', (_name, pattern) => {
-    it('renders its own page, not the not-found page', { timeout: 20_000 }, async () => {
+    it('renders its own page, not the not-found page', { timeout: 30_000 }, async () => {
       setAuthSession({ accessToken: 't', user: { id: 'u1', email: 'staff@example.com' } });
       const { leaf } = await open(buildPath(pattern, sampleParams));
       expect(leaf).not.toBe(NOT_FOUND_ROUTE_ID);
-      // Generous: the first lazy page chunk of a file transforms slowly on a loaded machine
-      // (the reports page's charting library most of all).
       expect(
         await screen.findByRole('heading', { level: 1 }, { timeout: 15_000 }),
       ).toBeInTheDocument();
