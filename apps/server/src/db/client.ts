@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { copyPgdataTemplate } from './pgdata-template.ts';
+import { namedStatements } from './pglite-named.ts';
 import * as schema from './schema/index.ts';
 
 type Schema = typeof schema;
@@ -101,7 +102,7 @@ function compilePgliteWasm(): Promise<WasmModule> {
 }
 
 function openPglite(client: PGlite): Database {
-  const db = drizzlePglite(onePerTurn(client), { schema }) as unknown as Db;
+  const db = drizzlePglite(onePerTurn(namedStatements(client)), { schema }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
