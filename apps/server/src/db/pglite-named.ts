@@ -21,8 +21,8 @@ type Named = {
  * PGlite's `query()` sends each statement unnamed: parsed, described and planned anew on every
  * call, which was about two thirds of PGlite's time on the token path (docs/PERFORMANCE.md,
  * "PGlite's statements prepared once"). This runs every statement text as a named prepared
- * statement instead, parsed and described once per database and then only bound and executed:
- * what PostgreSQL's server does for `preparedStatement` (prepared.ts), for every statement.
+ * statement instead, parsed and described once per database and then only bound and executed,
+ * as `preparedStatement` (prepared.ts) has a PostgreSQL server do, but for every statement.
  * Everything else (`exec`, listening, dumps) is PGlite's own.
  *
  * It speaks PGlite's public wire-protocol API (`execProtocolStream`, `runExclusive`,
