@@ -106,6 +106,13 @@ try {
     { name: '/', url: product.url, goal: true, entry: productEntry },
     { name: '/pricing', url: `${product.url}/pricing`, goal: false, entry: productEntry },
     { name: '/join', url: `${product.url}/join`, goal: true, entry: productEntry },
+    // A join link as a scanned poster opens it: the demo seed's general practice queue.
+    {
+      name: '/join?queue=',
+      url: `${product.url}/join?queue=HVGP`,
+      goal: false,
+      entry: productEntry,
+    },
     {
       name: '/display/:id',
       url: `${product.url}/display/${randomUUID()}`,

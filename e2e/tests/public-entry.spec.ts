@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { useSession } from './api-helpers.ts';
+import { api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
+import { uniqueEmail } from './auth-helpers.ts';
 import { calledVisitor } from './calls/call-helpers.ts';
 import { subscribed } from './realtime-helpers.ts';
 
@@ -68,6 +69,31 @@ test.describe('the public pages’ light start', () => {
       expect(heavyIn(scripts)).toEqual([]);
     });
   }
+
+  test('a join link (/join?queue=, what a scanned poster opens) shows the queue in the light start, with the query cache but none of the rest', async ({
+    page,
+    request,
+  }) => {
+    const staff = await signUpViaApi(request, uniqueEmail('light-join'), 'Light-join-2026!');
+    const company = await api<{ id: string }>(request, staff, 'POST', '/company', {
+      name: 'Light Join Clinic',
+      timezone: 'UTC',
+    });
+    const queue = await api<{ id: string; joinCode: string }>(
+      request,
+      staff,
+      'POST',
+      '/company/queues',
+      { companyId: company.id, name: 'Scanned queue', tokenPrefix: 'S', mode: 'walk_in' },
+    );
+    await openSessionToday(request, staff, queue.id);
+    const app = await appStart(page);
+    const scripts = await scriptsOf(page, `/join?queue=${queue.joinCode}`);
+    await expect(page.getByText('Scanned queue')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Take a token/ })).toBeVisible();
+    expect([...scripts.keys()].filter((url) => app.includes(url))).toEqual([]);
+    expect(heavyIn(scripts)).toEqual(['TanStack Query']);
+  });
 
   test('a link out of a light page loads the app, and Back returns to the light page', async ({
     page,

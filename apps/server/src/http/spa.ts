@@ -135,11 +135,13 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     if (!wantsPage(request)) return apiNotFound(request, reply);
     const pathname = pathOf(request);
     const known = isKnownSpaPath(pathname);
-    // A prerendered page has a light start of its own, without a query (a join code, `?lang=`,
-    // a sign-in redirect: those are the app's); as it is only for a visitor who starts in
-    // English, whom its first render is the same for.
-    const page = request.url.includes('?') ? undefined : prerendered.get(pathname);
-    const light = page && (pageLanguage(request) === 'en' ? page : publicFor);
+    // A prerendered page's markup is for a visitor who starts in English without a query, whom
+    // its first render is the same for; its light start renders it for everyone else: another
+    // language, a join link's code (`/join?queue=`, what a scanned poster or board opens),
+    // `?lang=`, a sign-in redirect.
+    const page = prerendered.get(pathname);
+    const asRendered = !request.url.includes('?') && pageLanguage(request) === 'en';
+    const light = page && (asRendered ? page : publicFor);
     const board = boardFor && matchBoardPath(pathname) ? boardFor : null;
     const { encoding, variant } = (light ?? board ?? indexFor)(request.headers['accept-encoding']);
     const vary = [

@@ -1,12 +1,18 @@
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { act, screen } from '@testing-library/react';
+import {
+  type QueryClient,
+  QueryClientProvider,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render.tsx';
 import { ApiError } from './api-client.ts';
 import { reportError } from './error-reporter.ts';
-import { createQueryClient, notifyApiError } from './query-client.ts';
+import { createQueryClient, notifyApiError, queryClient, withQueryClient } from './query-client.ts';
 
 vi.mock('./error-reporter.ts', () => ({ reportError: vi.fn() }));
 
@@ -82,5 +88,29 @@ describe('API error notification', () => {
     expect(await screen.findByText('inline')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(reportError).toHaveBeenCalledWith(slotFull, { source: 'api' });
+  });
+});
+
+describe('withQueryClient', () => {
+  function CacheOf({ seen }: { seen: (client: QueryClient) => void }) {
+    seen(useQueryClient());
+    return null;
+  }
+
+  it('gives the app’s cache where there is none (the light start)', () => {
+    let client: QueryClient | undefined;
+    render(withQueryClient(<CacheOf seen={(seen) => (client = seen)} />));
+    expect(client).toBe(queryClient);
+  });
+
+  it('keeps the cache already there (the app, a test)', () => {
+    const own = createQueryClient();
+    let client: QueryClient | undefined;
+    render(
+      <QueryClientProvider client={own}>
+        {withQueryClient(<CacheOf seen={(seen) => (client = seen)} />)}
+      </QueryClientProvider>,
+    );
+    expect(client).toBe(own);
   });
 });

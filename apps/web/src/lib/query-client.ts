@@ -1,6 +1,12 @@
 import { notifications } from '@mantine/notifications';
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createElement, type ReactNode } from 'react';
+import {
+  MutationCache,
+  QueryCache,
+  QueryClient,
+  QueryClientContext,
+  QueryClientProvider,
+} from '@tanstack/react-query';
+import { createElement, type ReactNode, use } from 'react';
 import { ApiError } from './api-client.ts';
 import { reportError } from './error-reporter.ts';
 import { errorAction } from './error-text.ts';
@@ -83,10 +89,17 @@ export function createQueryClient(): QueryClient {
 /** The app's one cache (tests make their own with `createQueryClient`). */
 export const queryClient = createQueryClient();
 
+/** The app's cache around `children`, where no cache is provided already. */
+function QueryClientIfNone({ children }: { children: ReactNode }) {
+  if (use(QueryClientContext)) return children;
+  return createElement(QueryClientProvider, { client: queryClient }, children);
+}
+
 /**
  * `children` with the app's cache: for what the public pages' light start (`public.tsx`, which
- * has no cache) loads on demand, the sign-in dialog. Inside the app, the same cache again.
+ * has no cache) loads on demand, such as the sign-in dialog and a join link's flow. Inside the
+ * app (or a test's own cache), the cache already there.
  */
 export function withQueryClient(children: ReactNode): ReactNode {
-  return createElement(QueryClientProvider, { client: queryClient }, children);
+  return createElement(QueryClientIfNone, null, children);
 }

@@ -1,7 +1,7 @@
 import { Container } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { joinCodeParam, legacyJoinCodeParam } from '@upnext/contract/routes';
-import { lazy, Suspense } from 'react';
+import { type ComponentProps, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -11,10 +11,15 @@ import { LazySignInDialog } from '../components/LazySignInDialog.tsx';
 
 // The flow after the code (its sessions, slots, tokens, payment and their schemas) loads once
 // there is a code: the page without one (prerendered, what a visitor opens first) hydrates the
-// code form alone.
+// code form alone. With the app's query cache around it (the same one the app provides): the
+// light start (`public.tsx`), which a scanned join link opens too, has none until then.
 const JoinFlow = lazy(() =>
-  import('../../features/visit/components/JoinFlow.tsx').then((module) => ({
-    default: module.JoinFlow,
+  Promise.all([
+    import('../../features/visit/components/JoinFlow.tsx'),
+    import('../../lib/query-client.ts'),
+  ]).then(([flow, { withQueryClient }]) => ({
+    default: (props: ComponentProps<typeof flow.JoinFlow>) =>
+      withQueryClient(<flow.JoinFlow {...props} />),
   })),
 );
 
