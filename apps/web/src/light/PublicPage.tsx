@@ -32,8 +32,7 @@ function Title({ path }: { path: PublicPath }) {
  * A public page in its light start (`public.tsx`, and the build's prerender): the app's skip
  * link, layout (header, footer) and page, without the app's router, i18next, query cache or
  * realtime connection (a join link's flow, and a signed-in user's incoming calls, bring the last
- * two when they load);
- * the same tree the app's `RootLayout` and `PublicLayout` show.
+ * two when they load); the same tree the app's `RootLayout` and `PublicLayout` show.
  */
 export function PublicPage({ path, Page, location, onLive }: PublicPageProps) {
   useEffect(() => onLive?.(), [onLive]);

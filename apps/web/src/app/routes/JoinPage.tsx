@@ -11,8 +11,8 @@ import { LazySignInDialog } from '../components/LazySignInDialog.tsx';
 
 // The flow after the code (its sessions, slots, tokens, payment and their schemas) loads once
 // there is a code: the page without one (prerendered, what a visitor opens first) hydrates the
-// code form alone. With the app's query cache around it (the same one the app provides): the
-// light start (`public.tsx`), which a scanned join link opens too, has none until then.
+// code form alone. With the app's query cache where there is none: the light start
+// (`public.tsx`), which a scanned join link opens too, has none until then.
 const JoinFlow = lazy(() =>
   Promise.all([
     import('../../features/visit/components/JoinFlow.tsx'),
