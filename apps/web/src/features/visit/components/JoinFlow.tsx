@@ -5,7 +5,7 @@ import { PAYMENT_HOLD_MINUTES } from '@upnext/contract/payments';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
 import type { QueueToken } from '@upnext/contract/tokens';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyBlock, LoadError, LoadFailed, LoadingList } from '../../../components/StateViews.tsx';
@@ -23,13 +23,21 @@ import { useQueueByCode } from '../api/getQueueByCode.ts';
 import { useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
-import { BookingReview, type PickedSlot } from './BookingReview.tsx';
+import type { PickedSlot } from './BookingReview.tsx';
 import { CodeForm } from './CodeForm.tsx';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import type { Price } from './PaymentPanel.tsx';
-import { SlotPicker } from './SlotPicker.tsx';
 import { VisitorNameStep } from './VisitorNameStep.tsx';
 import { visitErrorText } from './visitError.ts';
+
+// Booking a time (its slot picker's select, the review's intake questions) loads when a visitor
+// opens a session's times: a join link for a walk-in token, what most scans are, goes without.
+const SlotPicker = lazy(() =>
+  import('./SlotPicker.tsx').then((module) => ({ default: module.SlotPicker })),
+);
+const BookingReview = lazy(() =>
+  import('./BookingReview.tsx').then((module) => ({ default: module.BookingReview })),
+);
 
 /** What the visitor asked for before signing in; done as soon as they are signed in. */
 type Pending =
@@ -211,23 +219,25 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
         </Notice>
       ) : null}
       {review ? (
-        <BookingReview
-          queue={queue.data}
-          picked={review}
-          busy={book.isPending}
-          onConfirm={(answers) =>
-            run({
-              kind: 'book',
-              serviceId: review.service.id,
-              slotNo: review.slot.slotNo,
-              answers,
-            })
-          }
-          onBack={() => {
-            book.reset();
-            setView({ kind: 'sessions' });
-          }}
-        />
+        <Suspense fallback={<LoadingList rows={2} />}>
+          <BookingReview
+            queue={queue.data}
+            picked={review}
+            busy={book.isPending}
+            onConfirm={(answers) =>
+              run({
+                kind: 'book',
+                serviceId: review.service.id,
+                slotNo: review.slot.slotNo,
+                answers,
+              })
+            }
+            onBack={() => {
+              book.reset();
+              setView({ kind: 'sessions' });
+            }}
+          />
+        </Suspense>
       ) : (
         <SessionList
           queue={queue.data}
@@ -398,11 +408,13 @@ function SessionList({ queue, held, busy, takingId, onTake, onPick, onShow }: Se
                       ) : null}
                     </Group>
                     {open && !mine ? (
-                      <SlotPicker
-                        sessionId={session.id}
-                        busy={busy}
-                        onPick={(service, slot) => onPick({ session, service, slot })}
-                      />
+                      <Suspense fallback={<LoadingList rows={2} />}>
+                        <SlotPicker
+                          sessionId={session.id}
+                          busy={busy}
+                          onPick={(service, slot) => onPick({ session, service, slot })}
+                        />
+                      </Suspense>
                     ) : null}
                   </Stack>
                 </Paper>
