@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 
 /** Where auth-js keeps the session in the browser (apps/web/src/lib/auth-client.ts). */
 const AUTH_STORAGE_KEY = 'upnext-auth';
@@ -89,13 +89,31 @@ export async function createCompanyOnPlan(
   return company;
 }
 
+/** A journey's minutes: one that schedules "today" this close to midnight starts tomorrow. */
+const DAY_END_MARGIN_MS = 5 * 60_000;
+
+/**
+ * Today's date in UTC, for a session from 00:00 to 23:59 that a journey then uses: in the day's
+ * last minutes it first waits for the next day (the test's time limit grows by the wait), so
+ * the session does not close under the journey (a CI run across midnight found this).
+ */
+export async function todayAwayFromMidnight(): Promise<string> {
+  const now = Date.now();
+  const untilMidnight = 86_400_000 - (now % 86_400_000);
+  if (untilMidnight < DAY_END_MARGIN_MS) {
+    test.setTimeout(test.info().timeout + untilMidnight);
+    await new Promise((resolve) => setTimeout(resolve, untilMidnight + 1000));
+  }
+  return new Date().toISOString().slice(0, 10);
+}
+
 /** Today's all-day session of the queue (its company in UTC), opened: ready for tokens. */
 export async function openSessionToday(
   request: APIRequestContext,
   staff: ApiSession,
   queueId: string,
 ): Promise<{ sessionId: string; today: string }> {
-  const today = new Date().toISOString().slice(0, 10);
+  const today = await todayAwayFromMidnight();
   const scheduled = await api<{ sessions: Array<{ id: string }> }>(
     request,
     staff,

@@ -5,6 +5,7 @@ import {
   api,
   createCompanyOnPlan,
   signUpViaApi,
+  todayAwayFromMidnight,
   useSession,
 } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
@@ -30,7 +31,7 @@ async function twoCounters(request: Request, staff: ApiSession) {
     '/company/queues',
     { companyId: company.id, name: QUEUE_NAME, tokenPrefix: 'VAX', mode: 'walk_in' },
   );
-  const today = new Date().toISOString().slice(0, 10);
+  const today = await todayAwayFromMidnight();
   const sessionIds: string[] = [];
   for (const name of ['Counter 1', 'Room 2 — Dr Perera-Wickramasinghe']) {
     const subQueue = await api<{ id: string }>(
