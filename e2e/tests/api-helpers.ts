@@ -56,6 +56,15 @@ export async function api<T>(
   return ((await response.json()) as { data: T }).data;
 }
 
+/** A new queue of a company (`POST /company/queues`, any of its fields), with its join code. */
+export function createQueue(
+  request: APIRequestContext,
+  staff: ApiSession,
+  fields: { companyId: string; name: string } & Record<string, unknown>,
+): Promise<{ id: string; joinCode: string }> {
+  return api<{ id: string; joinCode: string }>(request, staff, 'POST', '/company/queues', fields);
+}
+
 /**
  * A new company of the given owner, on a paid plan bought the way an owner buys one: the plan
  * checkout, paid on the sandbox with its success card, settled by the signed webhook. Free

@@ -4,6 +4,7 @@ import {
   type ApiSession,
   api,
   createCompanyOnPlan,
+  createQueue,
   signUpViaApi,
   todayAwayFromMidnight,
   useSession,
@@ -24,13 +25,12 @@ async function twoCounters(request: Request, staff: ApiSession) {
     name: 'Harbourview Community Health Centre and Pharmacy',
     timezone: 'UTC',
   });
-  const queue = await api<{ id: string; joinCode: string }>(
-    request,
-    staff,
-    'POST',
-    '/company/queues',
-    { companyId: company.id, name: QUEUE_NAME, tokenPrefix: 'VAX', mode: 'walk_in' },
-  );
+  const queue = await createQueue(request, staff, {
+    companyId: company.id,
+    name: QUEUE_NAME,
+    tokenPrefix: 'VAX',
+    mode: 'walk_in',
+  });
   const today = await todayAwayFromMidnight();
   const sessionIds: string[] = [];
   for (const name of ['Counter 1', 'Room 2 — Dr Perera-Wickramasinghe']) {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { api, createCompanyOnPlan, signUpViaApi, useSession } from './api-helpers.ts';
+import { api, createCompanyOnPlan, createQueue, signUpViaApi, useSession } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
 
@@ -35,35 +35,29 @@ test.describe('booking like Cal.com', () => {
       name: 'Harbour Physio',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string; joinCode: string }>(
-      request,
-      staff,
-      'POST',
-      '/company/queues',
-      {
-        companyId: company.id,
-        name: 'Physiotherapy',
-        tokenPrefix: 'P',
-        mode: 'slots',
-        changeCutoffMinutes: 120,
-        intakeQuestions: [
-          {
-            id: 'reason',
-            label: 'What brings you in?',
-            helpText: 'A few words are enough.',
-            kind: 'text',
-            required: true,
-          },
-          {
-            id: 'first-visit',
-            label: 'Is this your first visit?',
-            kind: 'choice',
-            options: ['Yes', 'No'],
-            required: true,
-          },
-        ],
-      },
-    );
+    const queue = await createQueue(request, staff, {
+      companyId: company.id,
+      name: 'Physiotherapy',
+      tokenPrefix: 'P',
+      mode: 'slots',
+      changeCutoffMinutes: 120,
+      intakeQuestions: [
+        {
+          id: 'reason',
+          label: 'What brings you in?',
+          helpText: 'A few words are enough.',
+          kind: 'text',
+          required: true,
+        },
+        {
+          id: 'first-visit',
+          label: 'Is this your first visit?',
+          kind: 'choice',
+          options: ['Yes', 'No'],
+          required: true,
+        },
+      ],
+    });
     const service = await api<{ id: string }>(
       request,
       staff,

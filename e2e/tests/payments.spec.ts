@@ -4,6 +4,7 @@ import {
   type ApiSession,
   api,
   createCompanyOnPlan,
+  createQueue,
   openSessionToday,
   signUpViaApi,
   useSession,
@@ -22,22 +23,16 @@ async function paidQueue(request: Parameters<typeof api>[0], staff: ApiSession) 
     name: 'Harbourview Private Clinic',
     timezone: 'UTC',
   });
-  const queue = await api<{ id: string; joinCode: string }>(
-    request,
-    staff,
-    'POST',
-    '/company/queues',
-    {
-      companyId: company.id,
-      name: 'Private GP consultation',
-      tokenPrefix: 'P',
-      mode: 'walk_in',
-      priceMinor: 2500,
-      currency: 'GBP',
-      cancelNoticeMinutes: 60,
-      refundPercent: 50,
-    },
-  );
+  const queue = await createQueue(request, staff, {
+    companyId: company.id,
+    name: 'Private GP consultation',
+    tokenPrefix: 'P',
+    mode: 'walk_in',
+    priceMinor: 2500,
+    currency: 'GBP',
+    cancelNoticeMinutes: 60,
+    refundPercent: 50,
+  });
   const { sessionId } = await openSessionToday(request, staff, queue.id);
   return { queue, sessionId };
 }

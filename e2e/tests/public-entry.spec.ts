@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
+import { api, createQueue, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { calledVisitor } from './calls/call-helpers.ts';
 import { subscribed } from './realtime-helpers.ts';
@@ -79,13 +79,12 @@ test.describe('the public pages’ light start', () => {
       name: 'Light Join Clinic',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string; joinCode: string }>(
-      request,
-      staff,
-      'POST',
-      '/company/queues',
-      { companyId: company.id, name: 'Scanned queue', tokenPrefix: 'S', mode: 'walk_in' },
-    );
+    const queue = await createQueue(request, staff, {
+      companyId: company.id,
+      name: 'Scanned queue',
+      tokenPrefix: 'S',
+      mode: 'walk_in',
+    });
     await openSessionToday(request, staff, queue.id);
     const app = await appStart(page);
     const scripts = await scriptsOf(page, `/join?queue=${queue.joinCode}`);

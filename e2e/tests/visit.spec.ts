@@ -4,6 +4,7 @@ import {
   type ApiSession,
   api,
   createCompanyOnPlan,
+  createQueue,
   openSessionToday,
   signUpViaApi,
   useSession,
@@ -21,18 +22,12 @@ async function openQueue(request: Parameters<typeof api>[0], staff: ApiSession, 
     name: `Journey Clinic ${prefix}`,
     timezone: 'UTC',
   });
-  const queue = await api<{ id: string; joinCode: string }>(
-    request,
-    staff,
-    'POST',
-    '/company/queues',
-    {
-      companyId: company.id,
-      name: 'Walk-in clinic',
-      tokenPrefix: prefix,
-      mode: 'hybrid',
-    },
-  );
+  const queue = await createQueue(request, staff, {
+    companyId: company.id,
+    name: 'Walk-in clinic',
+    tokenPrefix: prefix,
+    mode: 'hybrid',
+  });
   return { company, queue };
 }
 
