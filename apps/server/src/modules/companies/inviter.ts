@@ -8,15 +8,17 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { InviteUser } from './companies.service.ts';
 
+/** Where invitations are answered: both emails' buttons lead there. */
+const accountPage = (auth: AuthContext) => `${auth.auth.siteUrl}${spaRoutes.adminAccount}`;
+
 /** Tells someone who already has an account that a team invited them. */
 async function sendInvitationNotice(
   auth: AuthContext,
   { email, companyName, language }: Parameters<InviteUser>[0],
 ): Promise<void> {
-  const { siteUrl } = auth.auth;
   const notice = renderAuthEmail(
     'team_invitation',
-    { to: email, siteUrl, pageUrl: `${siteUrl}${spaRoutes.adminAccount}`, teamName: companyName },
+    { to: email, siteUrl: auth.auth.siteUrl, pageUrl: accountPage(auth), teamName: companyName },
     language,
   );
   await auth.mailer.send(notice);
@@ -40,10 +42,7 @@ export function createInviter(deps: { db: Db; auth: AuthContext }): InviteUser {
       const user = await inviteUserByEmail(
         deps.auth,
         input.email,
-        {
-          redirectTo: `${deps.auth.auth.siteUrl}${spaRoutes.adminAccount}`,
-          teamName: input.companyName,
-        },
+        { redirectTo: accountPage(deps.auth), teamName: input.companyName },
         serverCall(input.language),
       );
       return { userId: user.id };
