@@ -1,23 +1,25 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useCurrentUser } from '../../lib/auth-session.ts';
 import { withNamespaces } from '../../lib/i18n.ts';
+import { withAppCache } from './with-app-cache.tsx';
 
 // Loaded only once someone is signed in: the public pages never download the call code. With
 // the app's query cache around it (the light start of the public pages has none), and, where
 // asked (`connect`), the realtime connection it listens on, which the app's providers keep.
 const CallHost = lazy(
   withNamespaces(
-    () =>
+    withAppCache(() =>
       Promise.all([
         import('../../features/meeting/components/CallHost.tsx'),
-        import('../../lib/query-client.ts'),
         import('../../lib/stomp-client.ts'),
-      ]).then(([host, { withQueryClient }, { connectRealtimeToAuth }]) => ({
-        default: function ConnectedCallHost({ connect }: { connect: boolean }) {
-          useEffect(() => (connect ? connectRealtimeToAuth() : undefined), [connect]);
-          return withQueryClient(<host.CallHost />);
-        },
-      })),
+      ]).then(
+        ([host, { connectRealtimeToAuth }]) =>
+          function ConnectedCallHost({ connect }: { connect: boolean }) {
+            useEffect(() => (connect ? connectRealtimeToAuth() : undefined), [connect]);
+            return <host.CallHost />;
+          },
+      ),
+    ),
     'meeting',
     'chat',
   ),

@@ -1,26 +1,23 @@
 import { Container } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { joinCodeParam, legacyJoinCodeParam } from '@upnext/contract/routes';
-import { type ComponentProps, lazy, Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { LoadingList } from '../../components/StateViews.tsx';
 import { CodeForm } from '../../features/visit/components/CodeForm.tsx';
 import { LazySignInDialog } from '../components/LazySignInDialog.tsx';
+import { withAppCache } from '../components/with-app-cache.tsx';
 
 // The flow after the code (its sessions, slots, tokens, payment and their schemas) loads once
 // there is a code: the page without one (prerendered, what a visitor opens first) hydrates the
-// code form alone. With the app's query cache where there is none: the light start
-// (`public.tsx`), which a scanned join link opens too, has none until then.
-const JoinFlow = lazy(() =>
-  Promise.all([
-    import('../../features/visit/components/JoinFlow.tsx'),
-    import('../../lib/query-client.ts'),
-  ]).then(([flow, { withQueryClient }]) => ({
-    default: (props: ComponentProps<typeof flow.JoinFlow>) =>
-      withQueryClient(<flow.JoinFlow {...props} />),
-  })),
+// code form alone. The light start, which a scanned join link opens too, has no query cache
+// until then.
+const JoinFlow = lazy(
+  withAppCache(() =>
+    import('../../features/visit/components/JoinFlow.tsx').then((module) => module.JoinFlow),
+  ),
 );
 
 export function Component() {
