@@ -96,6 +96,12 @@ export const queueTokens = pgTable(
     index('queue_tokens_session_called_idx')
       .on(t.sessionId, t.calledAt.desc().nullsFirst(), t.number.desc().nullsFirst())
       .where(sql`${t.calledAt} is not null`),
+    // The tokens at a desk (called or being served): who is now served and by how many staff,
+    // read on every change without passing over the session's other tokens. Without it a
+    // planner with a young table's statistics filters every token of the session by status.
+    index('queue_tokens_session_at_desk_idx')
+      .on(t.sessionId, t.calledAt.desc().nullsFirst())
+      .where(sql`${t.status} in ('called', 'serving')`),
     index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),
     uniqueIndex('queue_tokens_status_key').on(t.statusKey),
     check('queue_tokens_number_check', sql`${t.number} >= 1`),

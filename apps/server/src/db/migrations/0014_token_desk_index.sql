@@ -1,0 +1,1 @@
+CREATE INDEX "queue_tokens_session_at_desk_idx" ON "queue_tokens" USING btree ("session_id","called_at" DESC NULLS FIRST) WHERE "queue_tokens"."status" in ('called', 'serving');
