@@ -46,7 +46,7 @@ try {
   console.log(`One issue: HTTP ${answer.statusCode}, ${traced.length} statements`);
   let locked = false;
   for (const text of traced) {
-    if (/ for update/i.test(text) && /from "sessions"/.test(text)) locked = true;
+    if (/ for (no key )?update/i.test(text) && /from "sessions"/.test(text)) locked = true;
     console.log(`${locked ? 'L' : ' '} ${text.slice(0, 150)}`);
     if (/^commit|^rollback/i.test(text)) locked = false;
   }

@@ -1,4 +1,15 @@
-import { and, eq, gt, inArray, isNotNull, ne, or, type SQLWrapper, sql } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  ne,
+  or,
+  type Placeholder,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import { companies, companyTokenMonths, companyUsers } from '../../db/schema/companies.ts';
@@ -9,7 +20,7 @@ import { sessions } from '../../db/schema/sessions.ts';
 type Queryable = Db | Tx;
 
 /** A company's plan and its billing state: what limits, checkouts and the sweep read and change. */
-const billingColumns = {
+export const billingColumns = {
   id: companies.id,
   name: companies.name,
   plan: companies.plan,
@@ -138,22 +149,38 @@ export async function countSessionsByMonth(
 }
 
 /**
+ * The row of `company_token_months` counting the tokens of the month an instant falls in, in
+ * the company's zone (`YYYY-MM`, as the counting trigger of migration 0013 keys it).
+ */
+export const tokenMonthRow = (
+  companyId: SQLWrapper | Placeholder,
+  instant: SQLWrapper | Placeholder,
+  timezone: SQLWrapper | Placeholder,
+) =>
+  and(
+    eq(companyTokenMonths.companyId, companyId),
+    eq(
+      companyTokenMonths.month,
+      sql`to_char(${instant}::timestamptz at time zone ${timezone}, 'YYYY-MM')`,
+    ),
+  );
+
+/**
  * Tokens and bookings issued in the calendar month of `now` in `timezone`, whatever became of
  * them, except those released because their payment was not completed in time: the counter the
  * database keeps per company and month (`company_token_months`, migration 0009), one row
- * instead of the month's tokens. Every token issue reads it (`assertWithinPlan`).
+ * instead of the month's tokens. Every token issue reads it (`assertWithinPlan`), most of them
+ * with their session's lock (`lockSessionForIssue`).
  */
 const tokensThisMonth = preparedStatement('month_tokens', (db) =>
   db
     .select({ tokens: companyTokenMonths.tokens })
     .from(companyTokenMonths)
     .where(
-      and(
-        eq(companyTokenMonths.companyId, sql.placeholder('companyId')),
-        eq(
-          companyTokenMonths.month,
-          sql`to_char(${sql.placeholder('now')}::timestamptz at time zone ${sql.placeholder('timezone')}, 'YYYY-MM')`,
-        ),
+      tokenMonthRow(
+        sql.placeholder('companyId'),
+        sql.placeholder('now'),
+        sql.placeholder('timezone'),
       ),
     ),
 );

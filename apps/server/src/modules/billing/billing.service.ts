@@ -83,8 +83,10 @@ export async function assertWithinPlan<R extends PlanResource>(
   resource: R,
   adding: Adding[R],
   now: Date,
+  /** For tokens: the plan and its month's counter as the caller's own lock statement read them. */
+  locked?: LockedTokenMonth,
 ): Promise<void> {
-  const company = await lockedPlan(tx, companyId);
+  const company = locked?.company ?? (await lockedPlan(tx, companyId));
   const limit = planLimit(plans[company.plan], resource);
   if (limit === null) return;
   const refuse = (used: number): never => {
@@ -117,9 +119,20 @@ export async function assertWithinPlan<R extends PlanResource>(
   }
   const added = adding as number;
   if (added <= 0) return;
-  const used = await countNow(tx, resource, companyId, company.timezone, now);
+  const used =
+    resource === 'tokens' && locked?.month === monthOf(localDate(now, company.timezone))
+      ? locked.tokens
+      : await countNow(tx, resource, companyId, company.timezone, now);
   if (used + added > limit) refuse(used);
 }
+
+/**
+ * A company's plan and its token counter for one month (`YYYY-MM`), read by a token issue's
+ * lock statement with both rows locked (`lockSessionForIssue`): a statement that waited for a
+ * lock reads the rows it locked as they are now, so the count is current and needs no
+ * statement of its own. Another month's counter (the month turned meanwhile) is read again.
+ */
+export type LockedTokenMonth = { company: repo.CompanyBilling; month: string; tokens: number };
 
 /** One query per resource: what the company uses of it now (this month for the monthly ones). */
 async function countNow(

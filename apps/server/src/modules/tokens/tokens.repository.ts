@@ -6,6 +6,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import {
   companies,
+  companyTokenMonths,
   queues,
   serviceTypes,
   sessionServices,
@@ -21,6 +22,11 @@ import {
   tokenWaitSeconds,
 } from '../../db/schema/tokens.ts';
 import { tiesColumns, tiesFromRow } from '../access/access.repository.ts';
+import {
+  billingColumns,
+  type CompanyBilling,
+  tokenMonthRow,
+} from '../billing/billing.repository.ts';
 import { newSubscribeId } from '../users/users.repository.ts';
 
 type Queryable = Db | Tx;
@@ -76,10 +82,22 @@ export type SessionContext = {
   >]: (typeof sessionContext)[K]['_']['data'];
 } & { subQueueName: string | null };
 
-/** The session's context, and with it, when asked, a user's ties to the session. */
+/** What a token issue's lock statement reads besides: the plan, and its month's token counter. */
+const planForIssue = {
+  plan: billingColumns,
+  month: companyTokenMonths.month,
+  monthTokens: companyTokenMonths.tokens,
+};
+
+/**
+ * The session's context, and with it, when asked, a user's ties to the session (and, for an
+ * issue, its plan).
+ */
 function selectSession(
   db: Queryable,
-  fields: typeof sessionContext & Partial<ReturnType<typeof tiesColumns>>,
+  fields: typeof sessionContext &
+    Partial<ReturnType<typeof tiesColumns>> &
+    Partial<typeof planForIssue>,
 ) {
   return db
     .select(fields)
@@ -126,6 +144,49 @@ export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: str
   return {
     session: session as SessionContext,
     ties: tiesFromRow({ role, assigned, approved, administers }),
+  };
+}
+
+const sessionForIssue = preparedStatement('lock_session_for_issue', (db) =>
+  selectSession(db, {
+    ...sessionContext,
+    ...tiesColumns(db, sql.placeholder('userId'), {
+      companyId: queues.companyId,
+      queueId: sessions.queueId,
+      subQueueId: sessions.subQueueId,
+    }),
+    ...planForIssue,
+  })
+    .innerJoin(
+      companyTokenMonths,
+      tokenMonthRow(companies.id, sql.placeholder('now'), companies.timezone),
+    )
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    // One strength for the three rows (Drizzle writes one locking clause): `no key update`,
+    // as the plan's own lock (`lockCompanyBilling`); for the session it still excludes every
+    // other lock of it (`for update` and `no key update` alike).
+    .for('no key update', { of: [sessions, companies, companyTokenMonths] }),
+);
+
+/**
+ * `lockSessionWithTies` for a token issue, with the company's plan and its token counter for
+ * the month of `now` locked in the same statement (lock order: session, company, counter), so
+ * the plan's check needs no round trip under the lock (`assertWithinPlan`'s `locked`).
+ * Nothing when the company has no counter for that month yet (its first token of the month):
+ * the caller then locks the session alone, and the plan and its count after it.
+ */
+export async function lockSessionForIssue(tx: Tx, sessionId: string, userId: string, now: Date) {
+  const [row] = await sessionForIssue(tx, { sessionId, userId, now: now.toISOString() });
+  if (!row) return undefined;
+  const { role, assigned, approved, administers, plan, month, monthTokens, ...session } = row;
+  return {
+    session: session as SessionContext,
+    ties: tiesFromRow({ role, assigned, approved, administers }),
+    plan: {
+      company: plan as CompanyBilling,
+      month: month as string,
+      tokens: monthTokens as number,
+    },
   };
 }
 

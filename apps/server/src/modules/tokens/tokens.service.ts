@@ -27,7 +27,7 @@ import {
   signedInOf,
 } from '../access/access.ts';
 import { type Caller, requireUser, type SignedInCaller } from '../access/caller.ts';
-import { assertWithinPlan } from '../billing/billing.service.ts';
+import { assertWithinPlan, type LockedTokenMonth } from '../billing/billing.service.ts';
 import { type RefundJob, runRefunds } from '../payments/payments.refunds.ts';
 import type { PaymentsRuntime } from '../payments/providers.ts';
 import { ensureProfile, nameProfileOnce } from '../users/users.repository.ts';
@@ -256,6 +256,8 @@ type IssueRequest = {
   profileName: string;
   /** The holder's messages are written in it. */
   language: Language;
+  /** The plan and its month's tokens, when the session's lock statement locked them too. */
+  plan: LockedTokenMonth | undefined;
 };
 
 /** A new token in a session locked by the caller (lock order: session, then slot). */
@@ -265,7 +267,7 @@ async function issue(
   caller: SignedInCaller,
   session: SessionContext,
   access: Standing,
-  { input, booking, idempotencyKey, profileName, language }: IssueRequest,
+  { input, booking, idempotencyKey, profileName, language, plan }: IssueRequest,
 ): Promise<Issued> {
   const now = deps.clock();
   const staff = isMember(access);
@@ -309,7 +311,7 @@ async function issue(
     );
   }
   // The plan's tokens a month (lock order: session, then company).
-  await assertWithinPlan(tx, session.companyId, 'tokens', 1, now);
+  await assertWithinPlan(tx, session.companyId, 'tokens', 1, now, plan);
   // A walk-in of the lowest priority joins at the end of the line: its place is the line's
   // length, counted from the session's counters instead of its rows.
   const status = paid ? 'pending_payment' : booking ? 'booked' : 'waiting';
@@ -346,19 +348,24 @@ async function issue(
   return { token, session, staff, repeated: false, appendedAt };
 }
 
-/** The locked session, who the caller is to it, and the token of an earlier identical attempt. */
+/**
+ * The locked session, who the caller is to it, the token of an earlier identical attempt, and
+ * (most of the time) the plan and its month's tokens, locked by the same statement.
+ */
 async function lockForIssue(
   tx: Tx,
+  deps: TokensDeps,
   caller: SignedInCaller,
   sessionId: string,
   idempotencyKey: string | undefined,
 ) {
-  const locked = await repo.lockSessionWithTies(tx, sessionId, caller.userId);
+  const withPlan = await repo.lockSessionForIssue(tx, sessionId, caller.userId, deps.clock());
+  const locked = withPlan ?? (await repo.lockSessionWithTies(tx, sessionId, caller.userId));
   if (!locked) throw notFoundError.session();
   const { session } = locked;
   const access = authorizeLockedSession(caller, 'token.take', locked);
   const earlier = await earlierAttempt(tx, caller, sessionId, idempotencyKey);
-  return { session, access, staff: isMember(access), earlier };
+  return { session, access, staff: isMember(access), earlier, plan: withPlan?.plan };
 }
 
 /** Once committed: a new token is announced; a repeated attempt only answers its token. */
@@ -391,8 +398,9 @@ export async function takeToken(
   const signedIn = requireUser(caller);
   const profileName = await profileNameFor(deps.db, signedIn, input);
   const issued = await deps.db.transaction(async (tx) => {
-    const { session, access, staff, earlier } = await lockForIssue(
+    const { session, access, staff, earlier, plan } = await lockForIssue(
       tx,
+      deps,
       signedIn,
       input.sessionId,
       idempotencyKey,
@@ -403,6 +411,7 @@ export async function takeToken(
       idempotencyKey,
       profileName,
       language,
+      plan,
     });
   });
   return answerIssued(deps, signedIn, issued);
@@ -421,8 +430,9 @@ export async function bookSlot(
   const profileName = await profileNameFor(deps.db, signedIn, input);
   const issued = await deps.db.transaction(async (tx) => {
     // Lock order everywhere: session, then slot.
-    const { session, access, staff, earlier } = await lockForIssue(
+    const { session, access, staff, earlier, plan } = await lockForIssue(
       tx,
+      deps,
       signedIn,
       sessionId,
       idempotencyKey,
@@ -448,6 +458,7 @@ export async function bookSlot(
       idempotencyKey,
       profileName,
       language,
+      plan,
     });
     await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
     return result;
