@@ -7,6 +7,7 @@ import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { authUsers } from '../db/schema/auth.ts';
 import type { Clock } from '../lib/clock.ts';
+import { dateTimeFormat } from '../lib/dates.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Caller } from '../modules/access/caller.ts';
 
@@ -31,7 +32,7 @@ function apiError(error: unknown): unknown {
 export function parseTimezone(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 64) return undefined;
   try {
-    return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
+    return dateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }

@@ -1,7 +1,30 @@
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** Enough for every zone and language the product formats in; more is a client's noise. */
+const MAX_FORMATS = 1_000;
+
+/**
+ * An `Intl.DateTimeFormat`, made once per locale and options: making one takes V8 ~75 µs, using
+ * it ~2 µs (this machine). A zone the runtime does not know throws, as from the constructor.
+ */
+export function dateTimeFormat(
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    // Zones are matched whatever their case, so a client can name one in many spellings.
+    if (formats.size >= MAX_FORMATS) formats.clear();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** `YYYY-MM-DD` of `instant` as a wall calendar in `timeZone` shows it. */
 export function localDate(instant: Date, timeZone: string): string {
   // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
+  return dateTimeFormat('en-CA', {
     timeZone,
     year: 'numeric',
     month: '2-digit',

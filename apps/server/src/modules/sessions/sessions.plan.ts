@@ -1,5 +1,5 @@
 import type { Recurrence } from '@upnext/contract/sessions';
-import { addDays, weekday } from '../../lib/dates.ts';
+import { addDays, dateTimeFormat, weekday } from '../../lib/dates.ts';
 
 /**
  * The dates a schedule covers: the date itself once, or every date from `date` to `until`
@@ -38,7 +38,7 @@ export function slotWindows(
 
 /** `HH:MM` of an instant on the wall clock of `timeZone`. */
 export function localTimeOf(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+  return dateTimeFormat('en-GB', {
     timeZone,
     hour: '2-digit',
     minute: '2-digit',

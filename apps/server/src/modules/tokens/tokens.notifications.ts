@@ -4,6 +4,7 @@ import { and, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import type { NotificationAttachment } from '../../db/schema/notifications.ts';
 import { liveTokenStatuses, queueTokens } from '../../db/schema/tokens.ts';
+import { dateTimeFormat } from '../../lib/dates.ts';
 import {
   bookingCalendarText,
   type NotificationKind,
@@ -19,7 +20,7 @@ export type NotifyDeps = { publicUrl: string; smsEnabled: boolean };
 
 /** "Mon 30 Mar, 09:20" in the session's zone and the holder's language. */
 function formatWhen(instant: Date, timeZone: string, language: Language): string {
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
+  return dateTimeFormat(language === 'en' ? 'en-GB' : language, {
     timeZone,
     weekday: 'short',
     day: 'numeric',
