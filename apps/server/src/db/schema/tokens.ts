@@ -26,6 +26,12 @@ export const liveTokenStatuses: readonly TokenStatus[] = [
   'serving',
 ];
 
+/**
+ * A token at a desk: called, or being served. Its holder may be in a call with staff, and the
+ * session's "now serving" and number of staff calling are read from these (a partial index).
+ */
+export const atDeskStatuses = ['called', 'serving'] as const satisfies readonly TokenStatus[];
+
 const visitKeySql = sql`rtrim(translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/', '-_'), '=')`;
 
 /**
@@ -101,7 +107,7 @@ export const queueTokens = pgTable(
     // planner with a young table's statistics filters every token of the session by status.
     index('queue_tokens_session_at_desk_idx')
       .on(t.sessionId, t.calledAt.desc().nullsFirst())
-      .where(sql`${t.status} in ('called', 'serving')`),
+      .where(isOneOf(t.status, atDeskStatuses)),
     index('queue_tokens_slot_idx').on(t.sessionServiceId, t.slotNo),
     uniqueIndex('queue_tokens_status_key').on(t.statusKey),
     check('queue_tokens_number_check', sql`${t.number} >= 1`),

@@ -7,16 +7,13 @@ import { companies, userProfiles } from '../../db/schema/companies.ts';
 import { meetings } from '../../db/schema/meetings.ts';
 import { queues } from '../../db/schema/queues.ts';
 import { sessions } from '../../db/schema/sessions.ts';
-import { queueTokens } from '../../db/schema/tokens.ts';
+import { atDeskStatuses, queueTokens } from '../../db/schema/tokens.ts';
 
 type Queryable = Db | Tx;
 export type MeetingRow = typeof meetings.$inferSelect;
 export type NewMeeting = typeof meetings.$inferInsert;
 
 const live = inArray(meetings.state, ['ringing', 'active']);
-
-/** A token's statuses in which a call with its holder may start or go on. */
-export const inServiceStatuses = ['called', 'serving'] as const;
 
 export async function insertMeeting(tx: Tx, values: NewMeeting): Promise<MeetingRow> {
   const [row] = await tx.insert(meetings).values(values).returning();
@@ -110,7 +107,7 @@ export function endMeetingsOfFinishedTokens(
       .select({ id: meetings.id })
       .from(meetings)
       .innerJoin(queueTokens, eq(queueTokens.id, meetings.tokenId))
-      .where(and(live, notInArray(queueTokens.status, [...inServiceStatuses])))
+      .where(and(live, notInArray(queueTokens.status, [...atDeskStatuses])))
       .limit(limit)
       .for('update', { of: meetings, skipLocked: true }),
   );

@@ -9,6 +9,7 @@ import {
 import { topics } from '@upnext/contract/realtime-topics';
 import type { IceConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { atDeskStatuses } from '../../db/schema/tokens.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
@@ -31,7 +32,8 @@ import * as repo from './meetings.repository.ts';
 export type MeetingStateDeps = { db: Db; clock: Clock; publisher: EventPublisher };
 export type MeetingsDeps = MeetingStateDeps & { ice: IceConfig };
 
-const inService = new Set<string>(repo.inServiceStatuses);
+/** A call with a token's holder may start or go on while the token is at a desk. */
+const inService = new Set<string>(atDeskStatuses);
 
 /**
  * Staff ring the visitor holding the token they are calling or serving. The session row lock

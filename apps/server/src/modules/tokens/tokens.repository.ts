@@ -16,11 +16,13 @@ import {
   userProfiles,
 } from '../../db/schema/index.ts';
 import {
+  atDeskStatuses,
   liveTokenStatuses,
   queueTokens,
   timedVisit,
   tokenWaitSeconds,
 } from '../../db/schema/tokens.ts';
+import { isOneOf } from '../../db/schema/values.ts';
 import { tiesColumns, tiesFromRow } from '../access/access.repository.ts';
 import {
   billingColumns,
@@ -120,14 +122,18 @@ export async function lockSessionContext(tx: Tx, sessionId: string) {
   return row as SessionContext | undefined;
 }
 
+/** The ties of the user given as the `userId` placeholder to the session selected. */
+const userTies = (db: Queryable) =>
+  tiesColumns(db, sql.placeholder('userId'), {
+    companyId: queues.companyId,
+    queueId: sessions.queueId,
+    subQueueId: sessions.subQueueId,
+  });
+
 const sessionWithTies = preparedStatement('lock_session_with_ties', (db) =>
   selectSession(db, {
     ...sessionContext,
-    ...tiesColumns(db, sql.placeholder('userId'), {
-      companyId: queues.companyId,
-      queueId: sessions.queueId,
-      subQueueId: sessions.subQueueId,
-    }),
+    ...userTies(db),
   })
     .where(eq(sessions.id, sql.placeholder('sessionId')))
     .for('update', { of: sessions }),
@@ -150,11 +156,7 @@ export async function lockSessionWithTies(tx: Tx, sessionId: string, userId: str
 const sessionForIssue = preparedStatement('lock_session_for_issue', (db) =>
   selectSession(db, {
     ...sessionContext,
-    ...tiesColumns(db, sql.placeholder('userId'), {
-      companyId: queues.companyId,
-      queueId: sessions.queueId,
-      subQueueId: sessions.subQueueId,
-    }),
+    ...userTies(db),
     ...planForIssue,
   })
     .innerJoin(
@@ -509,7 +511,7 @@ export async function activeTokensOf(tx: Tx, sessionId: string, staffId: string)
       and(
         eq(queueTokens.sessionId, sessionId),
         eq(queueTokens.calledBy, staffId),
-        inArray(queueTokens.status, ['called', 'serving']),
+        isOneOf(queueTokens.status, atDeskStatuses),
       ),
     )
     .for('update');
@@ -569,6 +571,9 @@ function dueBooked(now: Date | 'placeholder') {
  * last call: the one source of every count a screen shows (session API, join page, session
  * control, the board and its topic). Reads one row per session, however long its line.
  */
+/** A token `t` at a desk, in the words of the partial index that finds them. */
+const atDesk = isOneOf(sql.raw('t.status'), atDeskStatuses);
+
 const countColumns = (now: Date | 'placeholder') => ({
   sessionId: sessions.id,
   pendingPayment: sessions.tokensPendingPayment,
@@ -582,7 +587,7 @@ const countColumns = (now: Date | 'placeholder') => ({
   dueBooked: dueBooked(now),
   nowServing: sql<
     number | null
-  >`(select t.number from queue_tokens t where t.session_id = "sessions"."id" and t.status in ('called', 'serving') order by t.called_at desc limit 1)`,
+  >`(select t.number from queue_tokens t where t.session_id = "sessions"."id" and ${atDesk} order by t.called_at desc limit 1)`,
 });
 
 function countsOf(
@@ -636,7 +641,7 @@ const figuresOfSession = preparedStatement('session_figures', (db) =>
   db
     .select({
       ...countColumns('placeholder'),
-      counters: sql<number>`(select count(distinct t.called_by)::int from queue_tokens t where t.session_id = "sessions"."id" and t.status in ('called', 'serving'))`,
+      counters: sql<number>`(select count(distinct t.called_by)::int from queue_tokens t where t.session_id = "sessions"."id" and ${atDesk})`,
       lastCalled: sql<
         Called[] | string
       >`(select coalesce(json_agg(json_build_object('number', c.number, 'displayNumber', c.display_number, 'calledAt', c.called_at) order by c.called_at desc, c.number desc), '[]') from (select t.number, t.display_number, t.called_at from queue_tokens t where t.session_id = "sessions"."id" and t.called_at is not null order by t.called_at desc, t.number desc limit 6) c)`,
