@@ -20,3 +20,26 @@ test('/join hydrates its code form alone, and loads the flow once a code is give
   await expect(page).toHaveURL(/\?queue=NOSUCHQ1$/);
   expect(scripts.filter((path) => /\/JoinFlow-/.test(path))).toHaveLength(1);
 });
+
+test('a join link holds its layout while the queue arrives: nothing on screen shifts', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as { value?: number }).value ?? 0);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // The queue's answer comes well after the first paint, as on a phone's slow network.
+  await page.route('**/api/**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await page.goto('/join?queue=NOSUCHQ1');
+  await expect(page.getByText('No queue has this join code.')).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeAttached();
+  expect(
+    await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts),
+  ).toEqual([]);
+});

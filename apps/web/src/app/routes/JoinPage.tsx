@@ -1,4 +1,4 @@
-import { Container } from '@mantine/core';
+import { Box, Container } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { joinCodeParam, legacyJoinCodeParam } from '@upnext/contract/routes';
 import { lazy, Suspense } from 'react';
@@ -35,9 +35,14 @@ export function Component() {
     <Container size="sm" py={{ base: 32, sm: 56 }}>
       <PageHeader title={t('join.title')} description={t('join.description')} />
       {code ? (
-        <Suspense fallback={<LoadingList rows={3} />}>
-          <JoinFlow code={code} onCodeChange={changeCode} requestSignIn={signIn.open} />
-        </Suspense>
+        // A screen's height held from the first paint: the queue and its sessions arrive after
+        // it, and would otherwise push the footer, in view below the placeholder, out of view
+        // (a layout shift Lighthouse counted at 0.22 on a join link).
+        <Box mih="100dvh">
+          <Suspense fallback={<LoadingList rows={3} />}>
+            <JoinFlow code={code} onCodeChange={changeCode} requestSignIn={signIn.open} />
+          </Suspense>
+        </Box>
       ) : (
         <CodeForm onSubmit={changeCode} />
       )}
