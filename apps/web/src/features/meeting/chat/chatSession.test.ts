@@ -72,6 +72,22 @@ const transfer = (session: ChatSession, id?: string): FileTransfer => {
   return found;
 };
 
+/**
+ * Resolves when the newest transfer of `session` first counts bytes: a cancel made then goes
+ * out before the fake channel's next delivery. Polling (`vi.waitFor`, every 50 ms) let a loaded
+ * machine's channel deliver the whole file first, and the test failed with nothing wrong.
+ */
+function firstBytes(session: ChatSession): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = session.subscribe(() => {
+      if ((session.getSnapshot().transfers.at(-1)?.bytes ?? 0) > 0) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
 async function downloaded(session: ChatSession, id?: string): Promise<Uint8Array> {
   const url = transfer(session, id).url;
   const blob = url ? blobs.get(url) : undefined;
@@ -262,9 +278,10 @@ describe('file transfer', { timeout: 30_000 }, () => {
   it('lets the sender cancel; the receiver is told and the next file still arrives', async () => {
     const { a, alice, bob } = await linked({ bytesPerTick: 256 * 1024 });
     const chunks = countChunks(a);
+    const arriving = firstBytes(bob);
     const sent = alice.sendFile(new File([bytes(BIG)], 'big.bin'));
     if (!sent.ok) throw new Error('refused');
-    await vi.waitFor(() => expect(transfer(bob).bytes).toBeGreaterThan(0), slow);
+    await arriving;
     alice.cancel(sent.id);
     const sentWhenCancelled = chunks.count;
     expect(transfer(alice)).toMatchObject({ status: 'cancelled', cancelledBy: 'me' });
@@ -285,8 +302,9 @@ describe('file transfer', { timeout: 30_000 }, () => {
   it('lets the receiver cancel; the sender stops, and chunks still on the way are dropped', async () => {
     const { a, alice, bob } = await linked({ bytesPerTick: 256 * 1024 });
     const chunks = countChunks(a);
+    const arriving = firstBytes(bob);
     alice.sendFile(new File([bytes(BIG)], 'big.bin'));
-    await vi.waitFor(() => expect(transfer(bob).bytes).toBeGreaterThan(0), slow);
+    await arriving;
     bob.cancel(transfer(bob).id);
     expect(transfer(bob)).toMatchObject({ status: 'cancelled', cancelledBy: 'me' });
     await vi.waitFor(
