@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { type ApiSession, api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
+import {
+  type ApiSession,
+  api,
+  createQueue,
+  openSessionToday,
+  signUpViaApi,
+  useSession,
+} from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
 
@@ -111,7 +118,7 @@ test.describe('company billing', () => {
     await shootBoth(page, 'billing-pro');
 
     // Pro has online payments: a paid queue, and a visitor who pays for a visit.
-    const queue = await api<{ id: string }>(request, owner, 'POST', '/company/queues', {
+    const queue = await createQueue(request, owner, {
       companyId: company.id,
       name: 'Private GP consultation',
       tokenPrefix: 'P',

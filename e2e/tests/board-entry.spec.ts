@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, openSessionToday, signUpViaApi } from './api-helpers.ts';
+import { api, createQueue, openSessionToday, signUpViaApi } from './api-helpers.ts';
 import { uniqueEmail } from './auth-helpers.ts';
 import { LIVE_WITHIN_MS, subscribed, withoutPollingFallback } from './realtime-helpers.ts';
 
@@ -25,7 +25,7 @@ test.describe('the wall-screen boards’ own page', () => {
       name: 'Light Board Clinic',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string }>(request, staff, 'POST', '/company/queues', {
+    const queue = await createQueue(request, staff, {
       companyId: company.id,
       name: 'Walk-ins',
       tokenPrefix: 'LB',

@@ -197,7 +197,7 @@ test.describe('display boards', () => {
       name: 'Quiet Clinic',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string }>(request, staff, 'POST', '/company/queues', {
+    const queue = await createQueue(request, staff, {
       companyId: company.id,
       name: 'Blood tests',
       tokenPrefix: 'B',

@@ -4,6 +4,7 @@ import jsQRModule from 'jsqr';
 import {
   api,
   createCompanyOnPlan,
+  createQueue,
   openSessionToday,
   signUpViaApi,
   useSession,
@@ -48,7 +49,7 @@ test.describe('the reception kiosk and the status link', () => {
       name: 'Kiosk Clinic',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string }>(request, staff, 'POST', '/company/queues', {
+    const queue = await createQueue(request, staff, {
       companyId: company.id,
       name: 'Walk-in clinic',
       tokenPrefix: 'K',
@@ -118,7 +119,7 @@ test.describe('the reception kiosk and the status link', () => {
       name: 'Kiosk and status page with a rather long company name for wrapping',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string }>(request, staff, 'POST', '/company/queues', {
+    const queue = await createQueue(request, staff, {
       companyId: company.id,
       name: 'Passport renewals and replacements (adults and children)',
       tokenPrefix: 'P',

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Page, test } from '@playwright/test';
-import { type ApiSession, api, openSessionToday, signUpViaApi, useSession } from './api-helpers.ts';
+import {
+  type ApiSession,
+  api,
+  createQueue,
+  openSessionToday,
+  signUpViaApi,
+  useSession,
+} from './api-helpers.ts';
 import { expect, uniqueEmail } from './auth-helpers.ts';
 import { blockingViolations } from './axe.ts';
 
@@ -49,7 +56,7 @@ test.describe('reports', () => {
       name: 'Quayside Health Centre',
       timezone: 'UTC',
     });
-    const queue = await api<{ id: string }>(request, owner, 'POST', '/company/queues', {
+    const queue = await createQueue(request, owner, {
       companyId: company.id,
       name: 'Front desk',
     });

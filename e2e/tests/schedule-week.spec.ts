@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { type ApiSession, api, signUpViaApi, useSession } from './api-helpers.ts';
+import { type ApiSession, api, createQueue, signUpViaApi, useSession } from './api-helpers.ts';
 import { blockingViolations } from './axe.ts';
 
 const shots = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -21,7 +21,7 @@ async function seed(request: APIRequestContext, owner: ApiSession) {
     name: 'Harbour Clinic',
     timezone: 'UTC',
   });
-  const queue = await api<{ id: string }>(request, owner, 'POST', '/company/queues', {
+  const queue = await createQueue(request, owner, {
     companyId: company.id,
     name: 'General practice',
     tokenPrefix: 'A',

@@ -3,6 +3,7 @@ import {
   type ApiSession,
   api,
   createCompanyOnPlan,
+  createQueue,
   openSessionToday,
   signUpViaApi,
 } from '../api-helpers.ts';
@@ -36,7 +37,7 @@ export async function calledVisitor(
     name: `Video Clinic ${prefix}`,
     timezone: 'UTC',
   });
-  const queue = await api<{ id: string }>(request, staff, 'POST', '/company/queues', {
+  const queue = await createQueue(request, staff, {
     companyId: company.id,
     name: 'Remote consultations',
     tokenPrefix: prefix,
