@@ -1,6 +1,6 @@
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from '../config.ts';
 
 /** Headers the official auth client and our own client send cross-origin. */
@@ -35,7 +35,8 @@ export function isAllowedOrigin(config: Config, origin: string, host: string): b
 
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const sentryOrigin = config.sentryDsn ? new URL(config.sentryDsn).origin : null;
-  await app.register(fastifyHelmet, {
+  // Built once: @fastify/helmet built these headers anew for every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -59,6 +60,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     strictTransportSecurity:
       config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, () => done());
   });
 
   app.addHook('onSend', async (_request, reply) => {
