@@ -8,7 +8,7 @@ import {
 import type { AuthConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AuthKeyError, type AuthKeys } from './keys.ts';
+import { AuthKeyError, type AuthKeys, CLOCK_TOLERANCE_S } from './keys.ts';
 import { findSessionWithUser, type SessionRow } from './sessions.service.ts';
 import { findUserById, isBanned, type UserRow } from './users.ts';
 
@@ -105,7 +105,7 @@ export async function verifyBearer(
     try {
       ({ payload: claims } = await jwtVerify(token, deps.hostedJwks, {
         algorithms: ['ES256', 'RS256'],
-        clockTolerance: 5,
+        clockTolerance: CLOCK_TOLERANCE_S,
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired)

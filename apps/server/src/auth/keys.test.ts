@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthKeyError, ephemeralKeys, loadAuthKeys } from './keys.ts';
 
 const SECRET = 'a-shared-secret-of-at-least-32-characters!';
@@ -89,6 +89,22 @@ describe('auth signing keys', () => {
     const [header, , signature] = good.split('.');
     const forged = `${header}.${Buffer.from(JSON.stringify({ sub: 'b', exp: now() + 60 })).toString('base64url')}.${signature}`;
     await expect(keys.verify(forged)).rejects.toThrow(/signature/);
+  });
+
+  it('remembers a verified token only as itself and only until it expires', async () => {
+    const keys = ephemeralKeys();
+    const good = await keys.sign({ sub: 'a', exp: now() + 60 });
+    expect((await keys.verify(good)).sub).toBe('a');
+    const [header, , signature] = good.split('.');
+    const forged = `${header}.${Buffer.from(JSON.stringify({ sub: 'b', exp: now() + 60 })).toString('base64url')}.${signature}`;
+    await expect(keys.verify(forged)).rejects.toThrow(/signature/);
+    expect((await keys.verify(good)).sub).toBe('a');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 66_000 });
+    try {
+      await expect(keys.verify(good)).rejects.toThrow(/expired/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('accepts HS256 tokens without kid only when JWT_SECRET is configured', async () => {

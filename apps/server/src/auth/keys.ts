@@ -69,6 +69,38 @@ function thumbprint(jwk: JsonWebKey): string {
   return createHash('sha256').update(JSON.stringify(members)).digest('base64url');
 }
 
+/** Seconds a token's times may be off by, for clocks that disagree a little. */
+export const CLOCK_TOLERANCE_S = 5;
+
+/**
+ * Tokens whose signature this key set verified, by their exact text, until they expire: a
+ * client sends the same access token with every request, and its ES256 check took about a
+ * tenth of a token issue's CPU. Only tokens that passed are kept, a hit still checks expiry,
+ * and the bearer's session is still read per request (bearer.ts), so a sign-out ends them at
+ * once. Bounded: the oldest entry goes first.
+ */
+function verifiedTokens(bound = 10_000) {
+  const tokens = new Map<string, { payload: Readonly<JWTPayload>; exp: number }>();
+  return {
+    get(token: string): JWTPayload | undefined {
+      const known = tokens.get(token);
+      if (known && known.exp <= Date.now() / 1000 - CLOCK_TOLERANCE_S) {
+        tokens.delete(token);
+        throw new AuthKeyError('token has expired');
+      }
+      return known?.payload;
+    },
+    add(token: string, payload: JWTPayload): JWTPayload {
+      // A token without an expiry (only a hosted project could sign one) is checked each time.
+      if (typeof payload.exp !== 'number') return payload;
+      if (tokens.size >= bound) tokens.delete(tokens.keys().next().value as string);
+      const kept = Object.freeze(payload);
+      tokens.set(token, { payload: kept, exp: payload.exp });
+      return kept;
+    },
+  };
+}
+
 function keysFromPrivateKey(
   privateKey: KeyObject,
   options: { jwtSecret?: string | undefined; kid?: string | undefined } = {},
@@ -81,6 +113,7 @@ function keysFromPrivateKey(
   const der = privateKey.export({ format: 'der', type: 'pkcs8' });
   const hmacKey = Buffer.from(hkdfSync('sha256', der, 'upnext-auth', 'refresh-and-otp', 32));
   const published: PublicJwk = { ...publicJwk, kid, alg, use: 'sig', key_ops: ['verify'] };
+  const verified = verifiedTokens();
 
   return {
     kid,
@@ -90,6 +123,8 @@ function keysFromPrivateKey(
       new SignJWT(claims).setProtectedHeader({ alg, kid, typ: 'JWT' }).sign(privateKey),
     jwks: () => ({ keys: [published] }),
     async verify(token) {
+      const known = verified.get(token);
+      if (known) return known;
       let header: ReturnType<typeof decodeProtectedHeader>;
       try {
         header = decodeProtectedHeader(token);
@@ -110,8 +145,11 @@ function keysFromPrivateKey(
         throw new AuthKeyError('unrecognized JWT kid');
       }
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms, clockTolerance: 5 });
-        return payload;
+        const { payload } = await jwtVerify(token, key, {
+          algorithms,
+          clockTolerance: CLOCK_TOLERANCE_S,
+        });
+        return verified.add(token, payload);
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw new AuthKeyError('token has expired');
         throw new AuthKeyError('unable to parse or verify signature, signature is invalid');
