@@ -17,6 +17,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
+import { keyedLimit } from '../../lib/keyed-limit.ts';
 import { requirePhone } from '../../lib/phone.ts';
 import {
   type Action,
@@ -368,6 +369,9 @@ async function lockForIssue(
   return { session, access, staff: isMember(access), earlier, plan: withPlan?.plan };
 }
 
+/** Issues of one session, two at a time in this instance: `keyedLimit` says why. */
+const issuesOfSession = keyedLimit(2);
+
 /** Once committed: a new token is announced; a repeated attempt only answers its token. */
 async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Issued) {
   const view = { staff: issued.staff, viewerId: caller.userId };
@@ -397,23 +401,25 @@ export async function takeToken(
 ) {
   const signedIn = requireUser(caller);
   const profileName = await profileNameFor(deps.db, signedIn, input);
-  const issued = await deps.db.transaction(async (tx) => {
-    const { session, access, staff, earlier, plan } = await lockForIssue(
-      tx,
-      deps,
-      signedIn,
-      input.sessionId,
-      idempotencyKey,
-    );
-    if (earlier) return { token: earlier, session, staff, repeated: true };
-    return issue(tx, deps, signedIn, session, access, {
-      input,
-      idempotencyKey,
-      profileName,
-      language,
-      plan,
-    });
-  });
+  const issued = await issuesOfSession(input.sessionId, () =>
+    deps.db.transaction(async (tx) => {
+      const { session, access, staff, earlier, plan } = await lockForIssue(
+        tx,
+        deps,
+        signedIn,
+        input.sessionId,
+        idempotencyKey,
+      );
+      if (earlier) return { token: earlier, session, staff, repeated: true };
+      return issue(tx, deps, signedIn, session, access, {
+        input,
+        idempotencyKey,
+        profileName,
+        language,
+        plan,
+      });
+    }),
+  );
   return answerIssued(deps, signedIn, issued);
 }
 
@@ -428,41 +434,43 @@ export async function bookSlot(
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
   if (!sessionId) throw new AppError('slot_not_found', 'This slot does not exist.');
   const profileName = await profileNameFor(deps.db, signedIn, input);
-  const issued = await deps.db.transaction(async (tx) => {
-    // Lock order everywhere: session, then slot.
-    const { session, access, staff, earlier, plan } = await lockForIssue(
-      tx,
-      deps,
-      signedIn,
-      sessionId,
-      idempotencyKey,
-    );
-    if (earlier) return { token: earlier, session, staff, repeated: true };
-    const slot = requireBookable(
-      await repo.lockSlot(tx, input.serviceId, input.slotNo),
-      deps.clock(),
-    );
-    const answers = intakeAnswersFor(
-      await repo.intakeQuestionsOf(tx, session.queueId),
-      input.answers,
-    );
-    const booking = {
-      serviceId: input.serviceId,
-      slotNo: input.slotNo,
-      startsAt: slot.startsAt,
-      answers,
-    };
-    const result = await issue(tx, deps, signedIn, session, access, {
-      input,
-      booking,
-      idempotencyKey,
-      profileName,
-      language,
-      plan,
-    });
-    await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
-    return result;
-  });
+  const issued = await issuesOfSession(sessionId, () =>
+    deps.db.transaction(async (tx) => {
+      // Lock order everywhere: session, then slot.
+      const { session, access, staff, earlier, plan } = await lockForIssue(
+        tx,
+        deps,
+        signedIn,
+        sessionId,
+        idempotencyKey,
+      );
+      if (earlier) return { token: earlier, session, staff, repeated: true };
+      const slot = requireBookable(
+        await repo.lockSlot(tx, input.serviceId, input.slotNo),
+        deps.clock(),
+      );
+      const answers = intakeAnswersFor(
+        await repo.intakeQuestionsOf(tx, session.queueId),
+        input.answers,
+      );
+      const booking = {
+        serviceId: input.serviceId,
+        slotNo: input.slotNo,
+        startsAt: slot.startsAt,
+        answers,
+      };
+      const result = await issue(tx, deps, signedIn, session, access, {
+        input,
+        booking,
+        idempotencyKey,
+        profileName,
+        language,
+        plan,
+      });
+      await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
+      return result;
+    }),
+  );
   return answerIssued(deps, signedIn, issued);
 }
 
