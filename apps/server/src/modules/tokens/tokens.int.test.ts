@@ -1,5 +1,6 @@
 import { sessionEvent, userEvent } from '@upnext/contract/realtime';
 import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   joinRequests,
@@ -220,6 +221,44 @@ describe.each(testDrivers)('tokens and bookings (%s)', (driver) => {
     expect(numbers).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
     expect(await counter(live.session.id)).toBe(300);
   }, 180_000);
+
+  // Only a PostgreSQL server has other connections to hold the session's lock and to watch.
+  it.skipIf(driver !== 'postgres')(
+    'keeps a burst for one queue out of the pool: two of its issues wait on its lock, the rest in the app',
+    async () => {
+      const live = await createLiveSession(t, { capacity: 100 });
+      const visitors = await Promise.all(Array.from({ length: 6 }, () => createTestUser(t)));
+      const locker = new pg.Client({ connectionString: database.url });
+      await locker.connect();
+      try {
+        await locker.query('begin');
+        await locker.query('select id from sessions where id = $1 for update', [live.session.id]);
+        const responses = Promise.all(
+          visitors.map((visitor) => take(visitor, { sessionId: live.session.id })),
+        );
+        const waitingOnLocks = async () => {
+          const { rows } = await locker.query<{ waiting: number }>(
+            `select count(*)::int as waiting from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          return rows[0]?.waiting;
+        };
+        await expect.poll(waitingOnLocks, { timeout: 10_000 }).toBe(2);
+        // The other four had time to reach the lock, had they been let through.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await waitingOnLocks()).toBe(2);
+        await locker.query('commit');
+        const answered = await responses;
+        expect(answered.map((response) => response.statusCode)).toEqual(Array(6).fill(201));
+        const numbers = answered
+          .map((response) => response.json().data.number)
+          .sort((x, y) => x - y);
+        expect(numbers).toEqual([1, 2, 3, 4, 5, 6]);
+      } finally {
+        await locker.end();
+      }
+    },
+  );
 
   it('books a slot at most up to its capacity, also with 200 concurrent bookings', async () => {
     const live = await createLiveSession(t, {

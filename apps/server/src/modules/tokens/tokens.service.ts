@@ -369,8 +369,9 @@ async function lockForIssue(
   return { session, access, staff: isMember(access), earlier, plan: withPlan?.plan };
 }
 
-/** Issues of one session, two at a time in this instance: `keyedLimit` says why. */
-const issuesOfSession = keyedLimit(2);
+/** Issues of one session that run at once in this instance; `keyedLimit` says why. */
+export const ISSUES_AT_ONCE_PER_SESSION = 2;
+const issuesOfSession = keyedLimit(ISSUES_AT_ONCE_PER_SESSION);
 
 /** Once committed: a new token is announced; a repeated attempt only answers its token. */
 async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Issued) {
