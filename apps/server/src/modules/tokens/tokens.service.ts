@@ -14,6 +14,7 @@ import {
   type TokensQueryInput,
 } from '@upnext/contract/tokens';
 import type { Db, Tx } from '../../db/client.ts';
+import { atDeskStatuses } from '../../db/schema/tokens.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventPublisher } from '../../lib/events.ts';
@@ -750,11 +751,11 @@ const actionRules: Record<
 > = {
   recall: { from: ['called'], to: 'called', access: 'token.recall' },
   'no-show': { from: ['called'], to: 'no_show', access: 'token.no_show' },
-  requeue: { from: ['called', 'serving'], to: 'waiting', access: 'token.requeue' },
+  requeue: { from: atDeskStatuses, to: 'waiting', access: 'token.requeue' },
   start: { from: ['called'], to: 'serving', access: 'token.start' },
-  complete: { from: ['called', 'serving'], to: 'served', access: 'token.complete' },
+  complete: { from: atDeskStatuses, to: 'served', access: 'token.complete' },
   // Keeps the status; the caller becomes the token's staff member.
-  'take-over': { from: ['called', 'serving'], access: 'token.take_over' },
+  'take-over': { from: atDeskStatuses, access: 'token.take_over' },
 };
 
 /** Only the staff member who called a token serves and completes it, or whoever took it over. */
