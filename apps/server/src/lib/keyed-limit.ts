@@ -2,10 +2,10 @@
  * Runs work for one key at most `limit` at a time in this process; the rest waits its turn,
  * first come first served, without holding anything (a database connection included).
  *
- * Token issues use it per session: all of them lock the session's row, so a burst of 50
- * issues for one queue ran 50 transactions of which 49 sat on that lock, holding 49 pooled
- * connections that other queues' requests then waited for, and at every commit PostgreSQL woke
- * every waiter to compete for the row again. With two at a time, one holds the lock and one
+ * Token issues use it per session: all of them lock the session's row, so a burst of issues
+ * for one queue took every pooled connection, all but one sitting on that lock while other
+ * queues' requests waited for a connection, and at every commit PostgreSQL woke every waiter
+ * to compete for the row again. With two at a time, one holds the lock and one
  * waits in the database, ready the moment it is released. The database's lock stays the rule;
  * this only keeps the queue for it in the app, where it is cheap.
  */
