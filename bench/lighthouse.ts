@@ -2,7 +2,8 @@
  * Lighthouse on the public pages (issue 15): performance and accessibility scores, LCP and
  * the JavaScript transferred, for `/`, `/pricing` and `/join` of the real server (and a join
  * link, `/join?queue=`, measured beside them) and for the floor, a minimal Vite + React page
- * built and served the same way in the same run (bench/web-sites.ts). Goal: performance ≥ 95 and accessibility 100 on the three pages.
+ * built and served the same way in the same run (bench/web-sites.ts). Goal: performance ≥ 95
+ * and accessibility 100 on the three pages.
  *
  * Lighthouse's default (mobile) preset: a Moto G-class screen, simulated slow 4G and a 4×
  * slower CPU, in Debian's Chromium started by chrome-launcher with a fresh profile per run.

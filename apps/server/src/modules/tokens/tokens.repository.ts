@@ -565,15 +565,15 @@ function dueBooked(now: Date | 'placeholder') {
   return sql<number>`(select count(*)::int from queue_tokens t where t.session_id = "sessions"."id" and t.status = 'booked' and t.slot_starts_at <= ${dueBy(now)})`;
 }
 
+/** A token `t` at a desk, in the words of the partial index that finds them. */
+const atDesk = isOneOf(sql.raw('t.status'), atDeskStatuses);
+
 /**
  * The live figures of sessions, from the counters their row keeps per token status (the
  * database keeps them on every change of a token: migration 0009), the due bookings and the
  * last call: the one source of every count a screen shows (session API, join page, session
  * control, the board and its topic). Reads one row per session, however long its line.
  */
-/** A token `t` at a desk, in the words of the partial index that finds them. */
-const atDesk = isOneOf(sql.raw('t.status'), atDeskStatuses);
-
 const countColumns = (now: Date | 'placeholder') => ({
   sessionId: sessions.id,
   pendingPayment: sessions.tokensPendingPayment,

@@ -350,29 +350,38 @@ async function issue(
   return { token, session, staff, repeated: false, appendedAt };
 }
 
+/** Issues of one session that run at once in this instance; `keyedLimit` says why. */
+export const ISSUES_AT_ONCE_PER_SESSION = 2;
+const issuesOfSession = keyedLimit(ISSUES_AT_ONCE_PER_SESSION);
+
+/** What an issue finds under its session's lock: the session, the caller's standing, the plan. */
+type LockedForIssue = Pick<IssueRequest, 'plan'> & { session: SessionContext; access: Standing };
+
 /**
- * The locked session, who the caller is to it, the token of an earlier identical attempt, and
- * (most of the time) the plan and its month's tokens, locked by the same statement.
+ * An issue in `sessionId`, within the session's limit and in a transaction that locked it with
+ * who the caller is to it and (most of the time) the plan and its month's tokens, all in one
+ * statement. An earlier identical attempt answers with its token instead of `issueLocked`.
  */
-async function lockForIssue(
-  tx: Tx,
+async function issueInSession(
   deps: TokensDeps,
   caller: SignedInCaller,
   sessionId: string,
   idempotencyKey: string | undefined,
-) {
-  const withPlan = await repo.lockSessionForIssue(tx, sessionId, caller.userId, deps.clock());
-  const locked = withPlan ?? (await repo.lockSessionWithTies(tx, sessionId, caller.userId));
-  if (!locked) throw notFoundError.session();
-  const { session } = locked;
-  const access = authorizeLockedSession(caller, 'token.take', locked);
-  const earlier = await earlierAttempt(tx, caller, sessionId, idempotencyKey);
-  return { session, access, staff: isMember(access), earlier, plan: withPlan?.plan };
+  issueLocked: (tx: Tx, locked: LockedForIssue) => Promise<Issued>,
+): Promise<Issued> {
+  return issuesOfSession(sessionId, () =>
+    deps.db.transaction(async (tx) => {
+      const withPlan = await repo.lockSessionForIssue(tx, sessionId, caller.userId, deps.clock());
+      const locked = withPlan ?? (await repo.lockSessionWithTies(tx, sessionId, caller.userId));
+      if (!locked) throw notFoundError.session();
+      const { session } = locked;
+      const access = authorizeLockedSession(caller, 'token.take', locked);
+      const earlier = await earlierAttempt(tx, caller, sessionId, idempotencyKey);
+      if (earlier) return { token: earlier, session, staff: isMember(access), repeated: true };
+      return issueLocked(tx, { session, access, plan: withPlan?.plan });
+    }),
+  );
 }
-
-/** Issues of one session that run at once in this instance; `keyedLimit` says why. */
-export const ISSUES_AT_ONCE_PER_SESSION = 2;
-const issuesOfSession = keyedLimit(ISSUES_AT_ONCE_PER_SESSION);
 
 /** Once committed: a new token is announced; a repeated attempt only answers its token. */
 async function answerIssued(deps: TokensDeps, caller: SignedInCaller, issued: Issued) {
@@ -403,24 +412,19 @@ export async function takeToken(
 ) {
   const signedIn = requireUser(caller);
   const profileName = await profileNameFor(deps.db, signedIn, input);
-  const issued = await issuesOfSession(input.sessionId, () =>
-    deps.db.transaction(async (tx) => {
-      const { session, access, staff, earlier, plan } = await lockForIssue(
-        tx,
-        deps,
-        signedIn,
-        input.sessionId,
-        idempotencyKey,
-      );
-      if (earlier) return { token: earlier, session, staff, repeated: true };
-      return issue(tx, deps, signedIn, session, access, {
+  const issued = await issueInSession(
+    deps,
+    signedIn,
+    input.sessionId,
+    idempotencyKey,
+    (tx, { session, access, plan }) =>
+      issue(tx, deps, signedIn, session, access, {
         input,
         idempotencyKey,
         profileName,
         language,
         plan,
-      });
-    }),
+      }),
   );
   return answerIssued(deps, signedIn, issued);
 }
@@ -436,17 +440,13 @@ export async function bookSlot(
   const sessionId = await repo.findServiceSession(deps.db, input.serviceId);
   if (!sessionId) throw new AppError('slot_not_found', 'This slot does not exist.');
   const profileName = await profileNameFor(deps.db, signedIn, input);
-  const issued = await issuesOfSession(sessionId, () =>
-    deps.db.transaction(async (tx) => {
+  const issued = await issueInSession(
+    deps,
+    signedIn,
+    sessionId,
+    idempotencyKey,
+    async (tx, { session, access, plan }) => {
       // Lock order everywhere: session, then slot.
-      const { session, access, staff, earlier, plan } = await lockForIssue(
-        tx,
-        deps,
-        signedIn,
-        sessionId,
-        idempotencyKey,
-      );
-      if (earlier) return { token: earlier, session, staff, repeated: true };
       const slot = requireBookable(
         await repo.lockSlot(tx, input.serviceId, input.slotNo),
         deps.clock(),
@@ -471,7 +471,7 @@ export async function bookSlot(
       });
       await repo.changeBookedCount(tx, input.serviceId, input.slotNo, 1);
       return result;
-    }),
+    },
   );
   return answerIssued(deps, signedIn, issued);
 }
