@@ -1,21 +1,39 @@
 /**
- * Makes the migrated PGlite data directory a first start copies (pgdata-template.ts), unless the
- * one for the current migrations is there, and removes older ones. Run by `npm run build`.
+ * Makes what PGlite's start uses from the build (pgdata-template.ts), each unless the current one
+ * is there, and removes older ones: PGlite's WASM reshaped, and the migrated data directory a
+ * first start copies. Run by `npm run build`.
  *
  *   node apps/server/src/db/build-pgdata-template.ts
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { distDir, templateDir } from './pgdata-template.ts';
+import { distDir, reshapedPgliteWasm, reshapedWasmPath, templateDir } from './pgdata-template.ts';
+
+/** Removes what an older build made under `prefix`, but `keep`. */
+async function removeOlder(prefix: string, keep: string): Promise<void> {
+  for (const old of await readdir(distDir)) {
+    const path = join(distDir, old);
+    if (old.startsWith(prefix) && path !== keep) await rm(path, { recursive: true, force: true });
+  }
+}
 
 const started = performance.now();
+await mkdir(distDir, { recursive: true });
+const wasm = reshapedWasmPath();
+if (!existsSync(wasm)) {
+  const writing = `${wasm}.writing-${process.pid}`; // not used until renamed
+  await writeFile(writing, reshapedPgliteWasm());
+  await removeOlder('pglite-', writing);
+  await rename(writing, wasm);
+  console.log(`Made ${basename(wasm)} (${Math.round(performance.now() - started)} ms)`);
+}
+
 const template = templateDir();
 if (!existsSync(template)) {
   // Loaded only here: with the template in place (every `npm start`) this exits at once.
   const { openDatabase } = await import('./client.ts');
-  await mkdir(distDir, { recursive: true });
   const building = `${template}.building-${process.pid}`; // not a template until renamed
   const database = await openDatabase({ driver: 'pglite', dataDir: building });
   try {
@@ -32,11 +50,7 @@ if (!existsSync(template)) {
   } finally {
     await database.close();
   }
-  for (const old of await readdir(distDir)) {
-    const path = join(distDir, old);
-    if (old.startsWith('pgdata-') && path !== building)
-      await rm(path, { recursive: true, force: true });
-  }
+  await removeOlder('pgdata-', building);
   await rename(building, template);
   console.log(`Made ${template} (${Math.round(performance.now() - started)} ms)`);
 }

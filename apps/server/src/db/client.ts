@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
@@ -10,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { copyPgdataTemplate } from './pgdata-template.ts';
+import { copyPgdataTemplate, reshapedPgliteWasm } from './pgdata-template.ts';
 import { namedStatements } from './pglite-named.ts';
 import * as schema from './schema/index.ts';
 
@@ -94,10 +92,7 @@ declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
 let pgliteWasm: Promise<WasmModule> | undefined;
 /** V8 compiles on its own threads; one module for every instance of the process (tests). */
 function compilePgliteWasm(): Promise<WasmModule> {
-  pgliteWasm ??= WebAssembly.compile(
-    // createRequire: vitest's module runner has no import.meta.resolve.
-    readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm')),
-  );
+  pgliteWasm ??= WebAssembly.compile(reshapedPgliteWasm());
   return pgliteWasm;
 }
 
