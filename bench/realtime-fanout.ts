@@ -138,7 +138,6 @@ for (const size of sizes) {
     const frame = messageFrame(
       prepareMessage(destination, JSON.stringify(event(round))),
       subscriptionHead('0'),
-      `bare-${round}`,
     );
     const viaBare = await plain.round(round, () => {
       for (const client of bare.clients) client.send(frame);

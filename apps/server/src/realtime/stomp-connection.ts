@@ -92,7 +92,6 @@ export class StompConnection {
   private readonly subscriptions = new Map<string, Subscription>();
   private state: 'connecting' | 'connected' | 'closed' = 'connecting';
   private queue: Promise<void> = Promise.resolve();
-  private messageCount = 0;
   private sendTokens: number = stompLimits.sendBurst;
   private sendTokensAt = performance.now();
   private lastReceivedAt = Date.now();
@@ -466,11 +465,9 @@ export class StompConnection {
   }
 
   private sendMessage(subscription: Subscription, message: PreparedMessage, dropped: number): void {
-    this.messageCount++;
-    const messageId = `${this.deps.id}-${this.messageCount}`;
     const extra = dropped > 0 ? { [droppedHeader]: String(dropped) } : undefined;
     // Built from strings only, so always UTF-8: a text frame without checking.
-    this.send(messageFrame(message, subscription.head, messageId, extra), true);
+    this.send(messageFrame(message, subscription.head, extra), true);
   }
 
   private send(frame: Buffer, text = isUtf8(frame)): void {

@@ -70,9 +70,10 @@ describe('STOMP 1.2 frames', () => {
   it("writes a prepared MESSAGE once and each subscription's frame around it, escaped and measured", () => {
     const body = JSON.stringify({ label: 'Ärzte: A-7', note: 'line\nbreak' });
     const message = prepareMessage('/topic/session/a:b', body);
-    const frames = ['sub:1', 'sub-2'].map((id, n) =>
-      messageFrame(message, subscriptionHead(id), `m-${n}`, n ? { 'x-dropped': '3' } : {}),
-    );
+    const frames = [
+      messageFrame(message, subscriptionHead('sub:1')),
+      messageFrame(message, subscriptionHead('sub-2'), { 'x-dropped': '3' }),
+    ];
     // As a client reads them (this server's parser takes client commands only).
     const parsed = frames.map((frame) => {
       const blank = frame.indexOf('\n\n');
@@ -88,17 +89,19 @@ describe('STOMP 1.2 frames', () => {
       expect(frame.length).toBe(blank + 2 + length + 1);
       return { command, headers, body: frame.subarray(blank + 2, blank + 2 + length) };
     });
+    const messageId = parsed[0]?.headers['message-id'];
+    expect(messageId).toMatch(/^[0-9a-f]{8}-\d+$/);
     expect(parsed.map((frame) => frame.headers)).toEqual([
       {
         subscription: 'sub:1',
-        'message-id': 'm-0',
+        'message-id': messageId,
         destination: '/topic/session/a:b',
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(body)),
       },
       {
         subscription: 'sub-2',
-        'message-id': 'm-1',
+        'message-id': messageId,
         destination: '/topic/session/a:b',
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(body)),
@@ -107,5 +110,21 @@ describe('STOMP 1.2 frames', () => {
     ]);
     expect(parsed.map((frame) => frame.command)).toEqual(['MESSAGE', 'MESSAGE']);
     expect(parsed.map((frame) => frame.body.toString('utf8'))).toEqual([body, body]);
+  });
+
+  it('sends subscribers with the same subscription id the same bytes, and each publish its own id', () => {
+    const first = prepareMessage('/topic/session/s1', '{"n":1}');
+    const head = subscriptionHead('sub-0');
+    const once = messageFrame(first, head);
+    expect(messageFrame(first, head)).toBe(once);
+    expect(messageFrame(first, subscriptionHead('sub-1'))).not.toBe(once);
+    // A subscriber's own header makes its own frame, and does not replace the shared one.
+    expect(messageFrame(first, head, { 'x-dropped': '1' })).not.toBe(once);
+    expect(messageFrame(first, head)).toBe(once);
+
+    const idOf = (frame: Buffer) => /\nmessage-id:([^\n]+)\n/.exec(frame.toString())?.[1];
+    const second = messageFrame(prepareMessage('/topic/session/s1', '{"n":1}'), head);
+    expect(idOf(second)).toBeDefined();
+    expect(idOf(second)).not.toBe(idOf(once));
   });
 });
