@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { boundBranchFanIn } from './wasm-fan-in.ts';
 
@@ -29,7 +29,7 @@ function buildKey(files: string[]): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(pgliteRoot, 'package.json')));
   for (const file of files) {
-    hash.update(file);
+    hash.update(relative(import.meta.dirname, file)); // not where the checkout is
     hash.update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 16);
