@@ -19,10 +19,10 @@ export const distDir = join(import.meta.dirname, '..', '..', 'dist');
 const migrationsFolder = join(import.meta.dirname, 'migrations');
 
 // createRequire: vitest's module runner has no import.meta.resolve.
-const pgliteRoot = join(
-  dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')),
-  '..',
-);
+const require = createRequire(import.meta.url);
+const pgliteRoot = join(dirname(require.resolve('@electric-sql/pglite')), '..');
+/** PGlite's WASM as the package ships it. */
+export const pgliteWasmPath = require.resolve('@electric-sql/pglite/pglite.wasm');
 
 /** A hash of PGlite's version and of the files given: what a build's file was made from. */
 function buildKey(files: string[]): string {
@@ -47,7 +47,6 @@ export function templateDir(): string {
 }
 
 const wasmReshaper = join(import.meta.dirname, 'wasm-fan-in.ts');
-const pgliteWasm = join(pgliteRoot, 'dist', 'pglite.wasm');
 
 /** Where the build writes PGlite's WASM reshaped (wasm-fan-in.ts). */
 export function reshapedWasmPath(): string {
@@ -60,7 +59,7 @@ export function reshapedWasmPath(): string {
  */
 export function reshapedPgliteWasm(): Uint8Array {
   const built = reshapedWasmPath();
-  return existsSync(built) ? readFileSync(built) : boundBranchFanIn(readFileSync(pgliteWasm));
+  return existsSync(built) ? readFileSync(built) : boundBranchFanIn(readFileSync(pgliteWasmPath));
 }
 
 /**

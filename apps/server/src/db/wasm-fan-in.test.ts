@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { describe, expect, inject, it } from 'vitest';
+import { pgliteWasmPath } from './pgdata-template.ts';
 import { boundBranchFanIn } from './wasm-fan-in.ts';
 
 type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
@@ -244,8 +244,7 @@ async function answers(client: PGlite): Promise<unknown[]> {
 
 describe('PGlite with its parser reshaped', () => {
   it('answers statements across the grammar as the original does', async () => {
-    const wasmPath = createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm');
-    const wasm = await readFile(wasmPath);
+    const wasm = await readFile(pgliteWasmPath);
     const reshaped = boundBranchFanIn(wasm);
     // PGlite's parser has the shape; if a new PGlite has not, this check is no longer needed.
     expect(reshaped).not.toBe(wasm);

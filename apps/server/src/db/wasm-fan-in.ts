@@ -155,26 +155,6 @@ function readBlockType(r: Reader): Uint8Array {
   return r.bytes.subarray(start, r.at);
 }
 
-/** The deepest nesting of blocks in the body: cheaper than parsing, and most bodies stop here. */
-function maxNesting(expr: Uint8Array): number {
-  const r = new Reader(expr);
-  let depth = 0;
-  let max = 0;
-  while (r.at < expr.length) {
-    const op = r.byte();
-    if (op === OP.block || op === OP.loop || op === OP.if) {
-      readBlockType(r);
-      if (++depth > max) max = depth;
-    } else if (op === OP.end) depth--;
-    else if (op === OP.br || op === OP.brIf) r.skipLeb();
-    else if (op === OP.brTable) {
-      const count = r.u32();
-      for (let i = 0; i <= count; i++) r.skipLeb();
-    } else if (op !== OP.else) skipImmediates(op, r);
-  }
-  return max;
-}
-
 function parseBody(expr: Uint8Array): Instr[] {
   const r = new Reader(expr);
   const top: Instr[] = [];
@@ -468,7 +448,6 @@ function reshapeFunction(body: Uint8Array): Uint8Array | undefined {
   }
   const localsEnd = r.at;
   try {
-    if (maxNesting(body.subarray(localsEnd)) < MIN_CHAIN) return undefined;
     const top = parseBody(body.subarray(localsEnd));
     if (!boundChains(top)) return undefined;
     return concat([body.subarray(0, localsEnd), serializeBody(body.subarray(localsEnd), top)]);

@@ -223,7 +223,6 @@ export function serializeFrame(
  * server's fan-out 1.6 times as costly as a bare broadcast (docs/PERFORMANCE.md).
  */
 export type PreparedMessage = {
-  destination: string;
   head: string;
   tail: Buffer;
   frames: Map<string, Buffer>;
@@ -237,7 +236,6 @@ export function prepareMessage(destination: string, body: string): PreparedMessa
   const bodyBytes = Buffer.from(body, 'utf8');
   published++;
   return {
-    destination,
     head: `message-id:${processTag}-${published}\ndestination:${escapeHeader(destination)}\ncontent-type:application/json\ncontent-length:${bodyBytes.length}\n`,
     tail: Buffer.concat([Buffer.from('\n'), bodyBytes, Buffer.from([NUL])]),
     frames: new Map(),
