@@ -249,12 +249,21 @@ describe.skipIf(!databaseUrl || !redisUrl)('two instances behind a load balancer
       new Date(),
     );
     const delivered = () => mail.filter((address) => recipients.includes(address));
+    const statuses = async () =>
+      (
+        await database.db
+          .select({ status: notifications.status })
+          .from(notifications)
+          .where(inArray(notifications.recipient, recipients))
+      ).map((row) => row.status);
     await waitFor(() => delivered().length >= recipients.length, 'every message', 60_000);
-    const rows = await database.db
-      .select({ status: notifications.status })
-      .from(notifications)
-      .where(inArray(notifications.recipient, recipients));
-    expect(rows.map((row) => row.status)).toEqual(recipients.map(() => 'sent'));
+    // A batch is marked sent after its last message is accepted, so the rows may lag the mail.
+    await waitFor(
+      async () => (await statuses()).every((status) => status === 'sent'),
+      'every message marked sent',
+      10_000,
+    );
+    expect(await statuses()).toEqual(recipients.map(() => 'sent'));
     expect(delivered().sort()).toEqual([...recipients].sort());
   });
 
