@@ -54,6 +54,15 @@ test.describe('the reception kiosk and the status link', () => {
       name: 'Walk-in clinic',
       tokenPrefix: 'K',
       mode: 'walk_in',
+      intakeQuestions: [
+        {
+          id: 'errand',
+          label: 'What is your visit about?',
+          kind: 'choice',
+          options: ['A prescription', 'Something else'],
+          required: true,
+        },
+      ],
     });
     const { sessionId, today } = await openSessionToday(request, staff, queue.id);
 
@@ -70,6 +79,11 @@ test.describe('the reception kiosk and the status link', () => {
     await kiosk.screenshot({ path: `${shots}kiosk-1280.png` });
 
     await kiosk.getByLabel('Your name').fill('Wendy Walker');
+    // The queue's question is asked here too: no number without its answer.
+    await kiosk.getByRole('button', { name: 'Get my number' }).click();
+    await expect(kiosk.getByText('Please answer this question.')).toBeVisible();
+    await expect(kiosk.getByRole('radio', { name: 'A prescription' })).toBeFocused();
+    await kiosk.getByRole('radio', { name: 'A prescription' }).check();
     await kiosk.getByRole('button', { name: 'Get my number' }).click();
     await expect(kiosk.getByTestId('ticket-number')).toHaveText('K-001');
     const statusUrl = await readTicketQr(kiosk);
@@ -99,6 +113,8 @@ test.describe('the reception kiosk and the status link', () => {
     await useSession(desk, staff);
     await desk.goto(`/admin/live-sessions/all/${today}/${sessionId}`);
     await desk.getByRole('button', { name: 'Call next' }).click();
+    // The desk sees what the walk-in answered at the kiosk.
+    await expect(desk.getByTestId('booking-answers')).toContainText('A prescription');
 
     await expect(phone.getByText('It is your turn')).toBeVisible({ timeout: LIVE_WITHIN_MS });
     await phone.screenshot({ path: `${shots}visit-called-390.png`, fullPage: true });
@@ -124,6 +140,15 @@ test.describe('the reception kiosk and the status link', () => {
       name: 'Passport renewals and replacements (adults and children)',
       tokenPrefix: 'P',
       mode: 'walk_in',
+      intakeQuestions: [
+        {
+          id: 'documents',
+          label: 'Which documents have you brought with you today for this appointment?',
+          helpText: 'Your old passport, a birth certificate, or both.',
+          kind: 'text',
+          required: false,
+        },
+      ],
     });
     const { sessionId } = await openSessionToday(request, staff, queue.id);
     const issued = await api<{ statusUrl: string }>(

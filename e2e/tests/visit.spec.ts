@@ -110,6 +110,90 @@ test.describe('visitor journeys', () => {
     await boardPage.screenshot({ path: `${shots}display-paused-390.png`, fullPage: true });
   });
 
+  test('a walk-in answers the queue questions online and at the desk; staff see the answers', async ({
+    browser,
+    request,
+  }) => {
+    const staff = await signUpViaApi(request, uniqueEmail('intake-desk'), PASSWORD);
+    const company = await createCompanyOnPlan(request, staff, {
+      name: 'Journey Passport Office',
+      timezone: 'UTC',
+    });
+    const queue = await createQueue(request, staff, {
+      companyId: company.id,
+      name: 'Passport counter',
+      tokenPrefix: 'Q',
+      mode: 'walk_in',
+      intakeQuestions: [
+        {
+          id: 'errand',
+          label: 'What do you need today?',
+          kind: 'choice',
+          options: ['A new passport', 'A renewal'],
+          required: true,
+        },
+        { id: 'notes', label: 'Anything we should know?', kind: 'text', required: false },
+      ],
+    });
+    const { sessionId, today } = await openSessionToday(request, staff, queue.id);
+
+    const visitor = await signUpViaApi(request, uniqueEmail('intake-visitor'), PASSWORD);
+    await api(request, visitor, 'PATCH', '/user/profile', { displayName: 'Vic Online' });
+    const page = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 } })
+    ).newPage();
+    await useSession(page, visitor);
+    await page.goto(`/join?queue=${queue.joinCode}`);
+    await page.getByRole('button', { name: /^Take a token/ }).click();
+    const review = page.getByRole('region', { name: 'Review and confirm' });
+    await review.getByRole('button', { name: 'Take my token' }).click();
+    await expect(review.getByText('Please answer this question.')).toBeVisible();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await blockingViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${shots}visit-walk-in-review-${width}.png`, fullPage: true });
+    }
+    await review.getByRole('radio', { name: 'A renewal' }).check();
+    await review.getByRole('button', { name: 'Take my token' }).click();
+    await expect(page.getByText('Your token')).toBeVisible();
+    await expect(page.getByText('Q-001').first()).toBeVisible();
+
+    // The desk's walk-in form asks the same questions.
+    const desk = await (await browser.newContext()).newPage();
+    await useSession(desk, staff);
+    await desk.goto(`/admin/live-sessions/all/${today}/${sessionId}`);
+    const form = desk.getByRole('region', { name: 'Issue a walk-in token' });
+    await form.getByLabel("Visitor's name").fill('Dee Desk');
+    await form.getByRole('radio', { name: 'A new passport' }).check();
+    await form.getByLabel('Anything we should know?').fill('Brings a child, aged 4.');
+    for (const width of [390, 1280]) {
+      await desk.setViewportSize({ width, height: 900 });
+      expect(await blockingViolations(desk)).toEqual([]);
+      await desk.screenshot({
+        path: `${shots}live-walk-in-questions-${width}.png`,
+        fullPage: true,
+      });
+    }
+    await form.getByRole('button', { name: 'Issue token' }).click();
+    await expect(form.getByText('Token Q-002 issued.')).toBeVisible();
+
+    // Calling next brings the online walk-in, with what they answered.
+    await desk.getByRole('button', { name: 'Call next' }).click();
+    await expect(desk.getByTestId('now-serving')).toHaveText('Q-001');
+    await expect(desk.getByTestId('booking-answers')).toContainText('A renewal');
+    const tokens = await api<Array<{ displayNumber: string; answers: Array<{ value: string }> }>>(
+      request,
+      staff,
+      'POST',
+      '/queues/sessions/tokens-query',
+      { sessionId },
+    );
+    expect(tokens.find((token) => token.displayNumber === 'Q-002')?.answers).toEqual([
+      expect.objectContaining({ value: 'A new passport' }),
+      expect.objectContaining({ value: 'Brings a child, aged 4.' }),
+    ]);
+  });
+
   test('a visitor books a slot and finds it in my sessions', async ({ page, request }) => {
     const staff = await signUpViaApi(request, uniqueEmail('desk'), PASSWORD);
     const { queue } = await openQueue(request, staff, 'B');

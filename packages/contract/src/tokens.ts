@@ -45,6 +45,8 @@ const visitorFields = {
   /** Staff only: served before everyone of lower priority. */
   priority: int4Schema.min(0).max(9).optional(),
   notes: textSchema(500, { multiline: true }).optional(),
+  /** Answers to the queue's intake questions (checked against them: `validation_failed`). */
+  answers: intakeAnswerInputSchema.optional(),
 };
 
 export const takeTokenInputSchema = z
@@ -58,8 +60,6 @@ export const bookSlotInputSchema = z
     serviceId: z.uuid(),
     slotNo: int4Schema.min(1),
     ...visitorFields,
-    /** Answers to the queue's intake questions (checked against them: `validation_failed`). */
-    answers: intakeAnswerInputSchema.optional(),
   })
   .meta({ id: 'BookSlotInput' });
 export type BookSlotInput = z.infer<typeof bookSlotInputSchema>;
@@ -113,7 +113,7 @@ export const tokenSchema = z
     queueName: z.string(),
     /** The counter, desk or room a called visitor goes to; null when the session names none. */
     counter: z.string().nullable(),
-    /** A booking's answers to the queue's intake questions; only for the holder and staff. */
+    /** The answers to the queue's intake questions given on taking the place; only for the holder and staff. */
     answers: z.array(intakeAnswerSchema),
     /**
      * Until when its holder may cancel or reschedule this booking themselves (the queue's

@@ -52,7 +52,7 @@ export const queues = pgTable(
     refundPercent: integer('refund_percent').notNull().default(100),
     /** Visitors cancel or reschedule a booking themselves until this long before its slot. */
     changeCutoffMinutes: integer('change_cutoff_minutes').notNull().default(0),
-    /** The intake questions bookings answer (checked by the contract's schema on write). */
+    /** The intake questions visitors answer (checked by the contract's schema on write). */
     intakeQuestions: jsonb('intake_questions')
       .$type<IntakeQuestion[]>()
       .notNull()

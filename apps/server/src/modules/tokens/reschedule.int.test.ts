@@ -223,6 +223,74 @@ describe.each(testDrivers)('booking intake, rescheduling and the change window (
     expect(await booked(live.serviceId as string, 1)).toBe(0);
   });
 
+  it('asks walk-ins the same questions, online and at the desk; a refusal takes no number', async () => {
+    const live = await createLiveSession(t, { capacity: 100, tokensPerVisitor: 5 });
+    await database.db
+      .update(queues)
+      .set({ intakeQuestions: questions })
+      .where(eq(queues.id, live.queue.id));
+    const take = (user: TestUser, payload: object) =>
+      post('/queues/sessions/tokens', user, { sessionId: live.session.id, ...payload });
+    const lastNumber = async () =>
+      (
+        await database.db
+          .select({ last: sessions.lastIssuedNumber })
+          .from(sessions)
+          .where(eq(sessions.id, live.session.id))
+      )[0]?.last;
+
+    const visitor = await createTestUser(t);
+    const refusals = [
+      await take(visitor, {}),
+      await take(visitor, { answers: [goodAnswers[0], { questionId: 'first-visit', value: '?' }] }),
+      // Staff at the desk answer for the visitor in front of them, by the same rule.
+      await take(live.owner, { visitorName: 'Walk In', answers: [goodAnswers[1]] }),
+    ];
+    expect(refusals.map((response) => response.statusCode)).toEqual([400, 400, 400]);
+    expect(
+      refusals.map((response) =>
+        response
+          .json()
+          .error.details.issues.map((issue: { questionId: string; reason: string }) => [
+            issue.questionId,
+            issue.reason,
+          ]),
+      ),
+    ).toEqual([
+      [
+        ['reason', 'required'],
+        ['first-visit', 'required'],
+      ],
+      [['first-visit', 'not_an_option']],
+      [['reason', 'required']],
+    ]);
+    expect(await lastNumber()).toBe(0);
+
+    const online = await take(visitor, { answers: goodAnswers });
+    const desk = await take(live.owner, {
+      visitorName: 'Walk In',
+      answers: [...goodAnswers, { questionId: 'notes', value: 'Uses a wheelchair' }],
+    });
+    expect([online.statusCode, desk.statusCode]).toEqual([201, 201]);
+    expect(online.json().data).toMatchObject({ kind: 'walk_in', number: 1 });
+    expect(online.json().data.answers.map((answer: { label: string }) => answer.label)).toEqual([
+      'What brings you in?',
+      'First visit?',
+    ]);
+    expect(desk.json().data.answers).toContainEqual({
+      questionId: 'notes',
+      label: 'Anything else?',
+      value: 'Uses a wheelchair',
+    });
+    // Staff see the walk-ins' answers in the session's tokens.
+    const staffView = await post('/queues/sessions/tokens-query', live.owner, {
+      sessionId: live.session.id,
+    });
+    expect(
+      staffView.json().data.map((token: { answers: unknown[] }) => token.answers.length),
+    ).toEqual([2, 3]);
+  });
+
   it('takes questions from managers only within the schema, and shows them on the queue', async () => {
     const live = await bookingQueue();
     const patch = (payload: object) =>

@@ -69,6 +69,8 @@ const sessionContext = {
   /** How long before its slot a visitor may still cancel or move a booking themselves. */
   changeCutoffMinutes: queues.changeCutoffMinutes,
   tokensPerVisitor: queues.tokensPerVisitor,
+  /** What a visitor answers on taking a place, walk-in or booking (checkIntakeAnswers). */
+  intakeQuestions: queues.intakeQuestions,
   turnApproachingThreshold: queues.turnApproachingThreshold,
   companyId: queues.companyId,
   companyName: companies.name,
@@ -295,15 +297,6 @@ export async function moveTokenToSession(
 /** A cancelled row, so a number stays taken in its session (the gap-free rule). */
 export async function insertTokenRow(tx: Tx, values: NewToken) {
   await tx.insert(queueTokens).values(values);
-}
-
-/** The queue's intake questions, which a booking answers. */
-export async function intakeQuestionsOf(db: Queryable, queueId: string) {
-  const [row] = await db
-    .select({ questions: queues.intakeQuestions })
-    .from(queues)
-    .where(eq(queues.id, queueId));
-  return row?.questions ?? [];
 }
 
 /**

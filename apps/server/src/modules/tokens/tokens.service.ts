@@ -181,7 +181,7 @@ const intakeMessages: Record<
   repeated: 'Answer only once',
 };
 
-/** The booking's answers to its queue's questions, or 400 naming each question refused. */
+/** The answers to the queue's questions, or 400 naming each question refused. */
 function intakeAnswersFor(
   questions: readonly IntakeQuestion[],
   given: IntakeAnswerInput | undefined,
@@ -252,7 +252,7 @@ type Issued = {
 /** What an issue needs besides the locked session and who the caller is to it. */
 type IssueRequest = {
   input: TakeTokenInput | BookSlotInput;
-  booking?: { serviceId: string; slotNo: number; startsAt: Date; answers: IntakeAnswer[] };
+  booking?: { serviceId: string; slotNo: number; startsAt: Date };
   idempotencyKey: string | undefined;
   /** The caller's profile name ('' when the request names the visitor: profileNameFor). */
   profileName: string;
@@ -286,6 +286,8 @@ async function issue(
   if (input.priority !== undefined || input.notes !== undefined || (staff && input.visitorName)) {
     assertMay(access, 'token.issue_walk_in');
   }
+  // Walk-ins and bookings, visitors and staff at the desk: everyone answers the same questions.
+  const answers = intakeAnswersFor(session.intakeQuestions, input.answers);
   const visitor = visitorOf(caller, input, staff, session.country, profileName);
   // The name is asked once: the first one a visitor gives becomes their profile's.
   if (visitor.userId && input.visitorName) {
@@ -334,7 +336,7 @@ async function issue(
     status,
     priority: input.priority ?? 0,
     notes: input.notes ?? '',
-    intakeAnswers: booking?.answers ?? [],
+    intakeAnswers: answers,
     idempotencyKey: idempotencyKey ?? null,
     language,
     joinedAt: now,
@@ -451,16 +453,7 @@ export async function bookSlot(
         await repo.lockSlot(tx, input.serviceId, input.slotNo),
         deps.clock(),
       );
-      const answers = intakeAnswersFor(
-        await repo.intakeQuestionsOf(tx, session.queueId),
-        input.answers,
-      );
-      const booking = {
-        serviceId: input.serviceId,
-        slotNo: input.slotNo,
-        startsAt: slot.startsAt,
-        answers,
-      };
+      const booking = { serviceId: input.serviceId, slotNo: input.slotNo, startsAt: slot.startsAt };
       const result = await issue(tx, deps, signedIn, session, access, {
         input,
         booking,

@@ -3,7 +3,7 @@ import type { IntakeAnswer } from '@upnext/contract/intake';
 import { useTranslation } from 'react-i18next';
 
 /**
- * A booking's answers to its queue's intake questions, each under the question as it was
+ * A token's answers to its queue's intake questions, each under the question as it was
  * asked: for its holder (My visits) and for staff (the live console, the session's tokens).
  */
 export function TokenAnswers({

@@ -100,6 +100,10 @@ beforeEach(() => {
   tokens = [ada, grace];
   handlers = {
     [`GET /api/queues/sessions/${SESSION}/board`]: () => ({ status: 200, body: { data: board } }),
+    [`GET /api/company/queues/${ada.queueId}`]: () => ({
+      status: 200,
+      body: { data: { id: ada.queueId, online: false, intakeQuestions: [] } },
+    }),
     'POST /api/queues/sessions/tokens-query': (body) => {
       const statuses = (body as { statuses?: string[] }).statuses;
       const all = tokens;
@@ -295,6 +299,63 @@ describe('the live console', () => {
       visitorName: 'Alan',
       visitorPhone: '+44 20 7946 0018',
     });
+  });
+});
+
+describe('the desk asks the queue questions', () => {
+  it('refuses to send a walk-in without a required answer, then sends the answers given', async () => {
+    handlers[`GET /api/company/queues/${ada.queueId}`] = () => ({
+      status: 200,
+      body: {
+        data: {
+          id: ada.queueId,
+          online: false,
+          intakeQuestions: [
+            {
+              id: 'reason',
+              label: 'Reason for the visit',
+              helpText: '',
+              kind: 'choice',
+              options: ['Passport', 'Visa'],
+              required: true,
+            },
+            {
+              id: 'notes',
+              label: 'Anything else?',
+              helpText: '',
+              kind: 'text',
+              options: [],
+              required: false,
+            },
+          ],
+        },
+      },
+    });
+    const sent: unknown[] = [];
+    handlers['POST /api/queues/sessions/tokens'] = (body) => {
+      sent.push(body);
+      return { status: 201, body: { data: token({ displayNumber: 'A-004' }) } };
+    };
+    show(consolePath);
+    const user = userEvent.setup();
+    const reason = await screen.findByRole('radiogroup', { name: /Reason for the visit/ });
+    await user.type(screen.getByLabelText(/Visitor's name/), 'Alan');
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    expect(await screen.findByText('Please answer this question.')).toBeInTheDocument();
+    expect(reason).toHaveAccessibleDescription('Please answer this question.');
+    expect(sent).toEqual([]);
+    await user.click(within(reason).getByRole('radio', { name: 'Visa' }));
+    await user.click(screen.getByRole('button', { name: 'Issue token' }));
+    expect(await screen.findByText('Token A-004 issued.')).toBeInTheDocument();
+    // An optional question left empty is not sent; the form is ready for the next visitor.
+    expect(sent).toEqual([
+      {
+        sessionId: SESSION,
+        visitorName: 'Alan',
+        answers: [{ questionId: 'reason', value: 'Visa' }],
+      },
+    ]);
+    expect(within(reason).getByRole('radio', { name: 'Visa' })).not.toBeChecked();
   });
 });
 

@@ -519,6 +519,53 @@ describe('the visitor journey', { timeout: 30_000 }, () => {
     expect(screen.getByText('Booked')).toBeInTheDocument();
   });
 
+  it('asks the queue questions before a walk-in token, on the confirmation step', async () => {
+    let mine: QueueToken[] = [];
+    serve(
+      () => mine,
+      (url, init) => {
+        if (url.startsWith('/api/queues/by-code/'))
+          return json({
+            data: {
+              ...queue,
+              intakeQuestions: [
+                {
+                  id: 'errand',
+                  label: 'What do you need today?',
+                  helpText: '',
+                  kind: 'choice',
+                  options: ['New passport', 'Renewal'],
+                  required: true,
+                },
+              ],
+            },
+          });
+        if (url !== '/api/queues/sessions/tokens' || init?.method !== 'POST') return undefined;
+        mine = [token];
+        return json({ data: token });
+      },
+    );
+    const user = userEvent.setup();
+    renderAt('/join', <JoinPage />, '/join?code=HARBOUR');
+    await user.click(await screen.findByRole('button', { name: /^Take a token/ }));
+    const review = await screen.findByRole('region', { name: 'Review and confirm' });
+    expect(within(review).getByRole('heading', { name: 'Review and confirm' })).toHaveFocus();
+    // A walk-in has no slot and no cancellation rule of its own.
+    expect(within(review).getByText('A place in the line')).toBeInTheDocument();
+    expect(within(review).queryByTestId('change-rule')).not.toBeInTheDocument();
+    await user.click(within(review).getByRole('button', { name: 'Take my token' }));
+    expect(await within(review).findByText('Please answer this question.')).toBeInTheDocument();
+    expect(within(review).getByRole('radio', { name: 'New passport' })).toHaveFocus();
+    expect(bodyOf('/api/queues/sessions/tokens')).toBeUndefined();
+    await user.click(within(review).getByRole('radio', { name: 'Renewal' }));
+    await user.click(within(review).getByRole('button', { name: 'Take my token' }));
+    expect(await screen.findByTestId('token-number')).toHaveTextContent('A-004');
+    expect(bodyOf('/api/queues/sessions/tokens')).toEqual({
+      sessionId: SESSION,
+      answers: [{ questionId: 'errand', value: 'Renewal' }],
+    });
+  });
+
   it('offers to ask to join a private queue and sends the request for its id', async () => {
     serve(
       () => [],

@@ -9,6 +9,7 @@ import { useSessionBoard } from '../../../entities/session/board.ts';
 import { formatInstant } from '../../../entities/token/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { useQrSvg } from '../../../lib/qr.ts';
+import { useQueueIntakeQuestions } from '../api/queue.ts';
 import { useWalkInForm } from '../hooks/useWalkInForm.ts';
 import classes from './Kiosk.module.css';
 import { WalkInFields } from './WalkInFields.tsx';
@@ -45,7 +46,12 @@ export function Kiosk({ sessionId }: { sessionId: string }) {
             {t('kiosk.closedBody')}
           </Notice>
         ) : data ? (
-          <KioskForm sessionId={sessionId} country={data.country} onIssued={setTicket} />
+          <KioskForm
+            sessionId={sessionId}
+            queueId={data.queueId}
+            country={data.country}
+            onIssued={setTicket}
+          />
         ) : board.isError ? (
           <Notice tone="red" role="alert" title={<Title order={1}>{t('kiosk.unavailable')}</Title>}>
             {errorText(board.error)}
@@ -60,15 +66,19 @@ export function Kiosk({ sessionId }: { sessionId: string }) {
 
 function KioskForm({
   sessionId,
+  queueId,
   country,
   onIssued,
 }: {
   sessionId: string;
+  queueId: string;
   country: string;
   onIssued: (token: QueueToken) => void;
 }) {
   const { t } = useTranslation('live');
-  const { form, submit, pending, refusal } = useWalkInForm(sessionId, country, onIssued);
+  const questions = useQueueIntakeQuestions(queueId);
+  const walkIn = useWalkInForm(sessionId, country, questions.data ?? [], onIssued);
+  const { submit, pending, refusal } = walkIn;
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} className={classes.card}>
       <form onSubmit={submit} noValidate>
@@ -76,7 +86,7 @@ function KioskForm({
           <Title order={1}>{t('kiosk.title')}</Title>
           <Text c="dimmed">{t('kiosk.intro')}</Text>
           <WalkInFields
-            form={form}
+            form={walkIn}
             size="lg"
             labels={{
               name: t('kiosk.name'),
@@ -88,7 +98,7 @@ function KioskForm({
             type="submit"
             size="xl"
             leftSection={<IconTicket size={22} aria-hidden />}
-            loading={pending}
+            loading={pending || questions.isPending}
           >
             {t('kiosk.submit')}
           </Button>

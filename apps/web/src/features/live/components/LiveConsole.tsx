@@ -13,7 +13,7 @@ import { formatTime } from '../../../entities/token/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { useCallNextToken } from '../api/nextToken.ts';
 import { useSessionTokens } from '../api/queryTokens.ts';
-import { useQueueOffersVideo } from '../api/queueVideo.ts';
+import { useQueueOffersVideo } from '../api/queue.ts';
 import { useServiceTimeStats } from '../api/serviceTimeStats.ts';
 import { useStartMeeting } from '../api/startMeeting.ts';
 import { useTokenAction } from '../api/tokenAction.ts';
@@ -221,7 +221,7 @@ export function LiveConsole({ sessionId }: { sessionId: string }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="lg">
-            <WalkInForm sessionId={sessionId} country={session.country} />
+            <WalkInForm sessionId={sessionId} queueId={session.queueId} country={session.country} />
             {active.isPending ? null : (
               <TokenList
                 title={t('list.bookings')}

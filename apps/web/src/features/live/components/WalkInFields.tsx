@@ -1,13 +1,17 @@
 import { type MantineSize, TextInput } from '@mantine/core';
-import type { WalkInForm } from '../hooks/useWalkInForm.ts';
+import { IntakeFields } from '../../../entities/token/IntakeFields.tsx';
+import type { WalkInFormState } from '../hooks/useWalkInForm.ts';
 
-/** A walk-in's name and optional phone: the desk's form and the kiosk's, in their own words. */
+/**
+ * A walk-in's name, optional phone and the queue's questions: the desk's form and the
+ * kiosk's, in their own words.
+ */
 export function WalkInFields({
-  form,
+  form: { form, intake },
   size,
   labels,
 }: {
-  form: WalkInForm;
+  form: Pick<WalkInFormState, 'form' | 'intake'>;
   size?: MantineSize;
   labels: { name: string; phone: string; phoneHint: string };
 }) {
@@ -29,6 +33,7 @@ export function WalkInFields({
         autoComplete="off"
         {...form.getInputProps('visitorPhone')}
       />
+      {intake.questions.length > 0 ? <IntakeFields {...intake} size={size} /> : null}
     </>
   );
 }

@@ -4,16 +4,30 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { errorText } from '../../../lib/error-text.ts';
+import { useQueueIntakeQuestions } from '../api/queue.ts';
 import { useWalkInForm } from '../hooks/useWalkInForm.ts';
 import { WalkInFields } from './WalkInFields.tsx';
 
-/** Staff issue a walk-in token for a visitor at the desk: a name and, optionally, a phone. */
-export function WalkInForm({ sessionId, country }: { sessionId: string; country: string }) {
+/**
+ * Staff issue a walk-in token for a visitor at the desk: a name, optionally a phone, and the
+ * answers to the queue's questions (known before the form can be sent).
+ */
+export function WalkInForm({
+  sessionId,
+  queueId,
+  country,
+}: {
+  sessionId: string;
+  queueId: string;
+  country: string;
+}) {
   const { t } = useTranslation('live');
   const [issued, setIssued] = useState<string | null>(null);
-  const { form, submit, pending, refusal } = useWalkInForm(sessionId, country, (token) =>
+  const questions = useQueueIntakeQuestions(queueId);
+  const walkIn = useWalkInForm(sessionId, country, questions.data ?? [], (token) =>
     setIssued(token.displayNumber),
   );
+  const { submit, pending, refusal } = walkIn;
 
   return (
     <Paper withBorder radius="lg" p="md" component="section" aria-label={t('walkIn.title')}>
@@ -23,7 +37,7 @@ export function WalkInForm({ sessionId, country }: { sessionId: string; country:
             {t('walkIn.title')}
           </Title>
           <WalkInFields
-            form={form}
+            form={walkIn}
             labels={{
               name: t('walkIn.name'),
               phone: t('walkIn.phone'),
@@ -33,7 +47,7 @@ export function WalkInForm({ sessionId, country }: { sessionId: string; country:
           <Button
             type="submit"
             leftSection={<IconTicket size={16} aria-hidden />}
-            loading={pending}
+            loading={pending || questions.isPending}
           >
             {t('walkIn.submit')}
           </Button>

@@ -1,20 +1,24 @@
 import { useForm } from '@mantine/form';
+import type { IntakeQuestion } from '@upnext/contract/intake';
 import { INVALID_PHONE, toE164 } from '@upnext/contract/phone';
 import type { QueueToken } from '@upnext/contract/tokens';
-import { useRef } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIntakeAnswers } from '../../../entities/token/IntakeFields.tsx';
 import { errorCode } from '../../../lib/error-text.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency.ts';
 import { useIssueToken } from '../api/issueToken.ts';
 
 /**
- * A walk-in's name and optional phone, issued as a token for `sessionId`: the desk's form and
- * the reception kiosk's. The phone is checked by the contract's rule in the company's country,
- * as the server reads it; one idempotency key per attempt, so a double tap issues one token.
+ * A walk-in's name, optional phone and answers to the queue's questions, issued as a token for
+ * `sessionId`: the desk's form and the reception kiosk's. The phone and the answers are checked
+ * by the contract's rules (the phone in the company's country), as the server checks them; one
+ * idempotency key per attempt, so a double tap issues one token.
  */
 export function useWalkInForm(
   sessionId: string,
   country: string,
+  questions: readonly IntakeQuestion[],
   onIssued: (token: QueueToken) => void,
 ) {
   const { t } = useTranslation('live');
@@ -28,7 +32,12 @@ export function useWalkInForm(
         value.trim() && toE164(value, country) === null ? t('walkIn.phoneInvalid') : null,
     },
   });
-  const submit = form.onSubmit((values) => {
+  const intake = useIntakeAnswers(questions);
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const answers = intake.check();
+    if (form.validate().hasErrors || !answers) return;
+    const values = form.getValues();
     const phone = values.visitorPhone.trim();
     attempt.current ??= newIdempotencyKey();
     issue.mutate(
@@ -37,6 +46,7 @@ export function useWalkInForm(
           sessionId,
           visitorName: values.visitorName.trim(),
           ...(phone ? { visitorPhone: phone } : {}),
+          ...(answers.length > 0 ? { answers } : {}),
         },
         idempotencyKey: attempt.current,
       },
@@ -44,6 +54,7 @@ export function useWalkInForm(
         onSuccess: (token) => {
           attempt.current = null;
           form.reset();
+          intake.reset();
           onIssued(token);
         },
         onError: (error) => {
@@ -54,10 +65,10 @@ export function useWalkInForm(
         },
       },
     );
-  });
+  };
   /** A refusal other than the phone's, which shows on its field. */
   const refusal = issue.error && errorCode(issue.error) !== INVALID_PHONE ? issue.error : null;
-  return { form, submit, pending: issue.isPending, refusal };
+  return { form, intake: intake.fields, submit, pending: issue.isPending, refusal };
 }
 
-export type WalkInForm = ReturnType<typeof useWalkInForm>['form'];
+export type WalkInFormState = ReturnType<typeof useWalkInForm>;

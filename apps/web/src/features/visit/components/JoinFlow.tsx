@@ -4,6 +4,7 @@ import type { IntakeAnswerInput } from '@upnext/contract/intake';
 import { PAYMENT_HOLD_MINUTES } from '@upnext/contract/payments';
 import type { Queue } from '@upnext/contract/queues';
 import { spaRoutes } from '@upnext/contract/routes';
+import type { Session } from '@upnext/contract/sessions';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,25 +24,25 @@ import { useQueueByCode } from '../api/getQueueByCode.ts';
 import { useTakeToken } from '../api/takeToken.ts';
 import { useUpcomingSessions } from '../api/upcomingSessions.ts';
 import { liveStatuses, useLiveTokens } from '../hooks/useLiveTokens.ts';
-import type { PickedSlot } from './BookingReview.tsx';
 import { CodeForm } from './CodeForm.tsx';
+import type { Picked } from './JoinReview.tsx';
 import { LiveTokenCard } from './LiveTokenCard.tsx';
 import type { Price } from './PaymentPanel.tsx';
 import { VisitorNameStep } from './VisitorNameStep.tsx';
 import { visitErrorText } from './visitError.ts';
 
-// Booking a time (its slot picker's select, the review's intake questions) loads when a visitor
-// opens a session's times: a join link for a walk-in token, what most scans are, goes without.
+// Booking a time (its slot picker's select) and the review with the queue's questions load
+// when a visitor needs them: a join link for a walk-in token, what most scans are, goes without.
 const SlotPicker = lazy(() =>
   import('./SlotPicker.tsx').then((module) => ({ default: module.SlotPicker })),
 );
-const BookingReview = lazy(() =>
-  import('./BookingReview.tsx').then((module) => ({ default: module.BookingReview })),
+const JoinReview = lazy(() =>
+  import('./JoinReview.tsx').then((module) => ({ default: module.JoinReview })),
 );
 
 /** What the visitor asked for before signing in; done as soon as they are signed in. */
 type Pending =
-  | { kind: 'take'; sessionId: string }
+  | { kind: 'take'; sessionId: string; answers: IntakeAnswerInput }
   | { kind: 'book'; serviceId: string; slotNo: number; answers: IntakeAnswerInput }
   | { kind: 'ask'; queueId: string };
 
@@ -55,12 +56,12 @@ interface JoinFlowProps {
 
 /**
  * What the page shows once the queue is known: a token of the visitor's, the sessions, or the
- * confirmation step of a slot picked.
+ * confirmation step of a slot picked (or of a walk-in token, when the queue asks questions).
  */
 type View =
   | { kind: 'token'; token: QueueToken }
   | { kind: 'sessions' }
-  | { kind: 'review'; picked: PickedSlot }
+  | { kind: 'review'; picked: Picked }
   | null;
 
 /** `/join`: find a queue by code, pick a session, take a token or book a time, follow it live. */
@@ -98,6 +99,7 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
     if (inFlight.current) return;
     inFlight.current = true;
     const named = visitorName ? { visitorName } : {};
+    const answered = action.answers.length > 0 ? { answers: action.answers } : {};
     const done = {
       onSuccess: (token: QueueToken) => {
         setView({ kind: 'token', token });
@@ -110,13 +112,17 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
     };
     if (action.kind === 'take') {
       take.mutate(
-        { sessionId: action.sessionId, idempotencyKey: newIdempotencyKey(), ...named },
+        {
+          sessionId: action.sessionId,
+          idempotencyKey: newIdempotencyKey(),
+          ...answered,
+          ...named,
+        },
         done,
       );
     } else {
-      const { serviceId, slotNo, answers } = action;
       book.mutate(
-        { serviceId, slotNo, ...(answers.length > 0 ? { answers } : {}), ...named },
+        { serviceId: action.serviceId, slotNo: action.slotNo, ...answered, ...named },
         done,
       );
     }
@@ -220,19 +226,24 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
       ) : null}
       {review ? (
         <Suspense fallback={<LoadingList rows={2} />}>
-          <BookingReview
+          <JoinReview
             queue={queue.data}
             picked={review}
-            busy={book.isPending}
+            busy={take.isPending || book.isPending}
             onConfirm={(answers) =>
-              run({
-                kind: 'book',
-                serviceId: review.service.id,
-                slotNo: review.slot.slotNo,
-                answers,
-              })
+              run(
+                review.booking
+                  ? {
+                      kind: 'book',
+                      serviceId: review.booking.service.id,
+                      slotNo: review.booking.slot.slotNo,
+                      answers,
+                    }
+                  : { kind: 'take', sessionId: review.session.id, answers },
+              )
             }
             onBack={() => {
+              take.reset();
               book.reset();
               setView({ kind: 'sessions' });
             }}
@@ -244,7 +255,15 @@ export function JoinFlow({ code, onCodeChange, requestSignIn }: JoinFlowProps) {
           held={held}
           busy={take.isPending || book.isPending}
           takingId={take.isPending ? take.variables?.sessionId : undefined}
-          onTake={(sessionId) => run({ kind: 'take', sessionId })}
+          onTake={(session) => {
+            // The queue's questions are asked on the confirmation step; without any, one tap.
+            if (queue.data.intakeQuestions.length === 0) {
+              run({ kind: 'take', sessionId: session.id, answers: [] });
+              return;
+            }
+            take.reset();
+            setView({ kind: 'review', picked: { session } });
+          }}
           onPick={(picked) => {
             take.reset();
             setView({ kind: 'review', picked });
@@ -308,9 +327,9 @@ interface SessionListProps {
   busy: boolean;
   /** The session a token is being taken in, to show the spinner on its own button. */
   takingId: string | undefined;
-  onTake: (sessionId: string) => void;
+  onTake: (session: Session) => void;
   /** A slot was chosen: the confirmation step comes next. */
-  onPick: (picked: PickedSlot) => void;
+  onPick: (picked: Picked) => void;
   onShow: (token: QueueToken) => void;
 }
 
@@ -386,7 +405,7 @@ function SessionList({ queue, held, busy, takingId, onTake, onPick, onShow }: Se
                       ) : null}
                       {walkIns && !mine ? (
                         <Button
-                          onClick={() => onTake(session.id)}
+                          onClick={() => onTake(session)}
                           loading={busy && takingId === session.id}
                           disabled={busy && takingId !== session.id}
                           aria-label={t('join.takeTokenFor', { session: label })}
@@ -412,7 +431,9 @@ function SessionList({ queue, held, busy, takingId, onTake, onPick, onShow }: Se
                         <SlotPicker
                           sessionId={session.id}
                           busy={busy}
-                          onPick={(service, slot) => onPick({ session, service, slot })}
+                          onPick={(service, slot) =>
+                            onPick({ session, booking: { service, slot } })
+                          }
                         />
                       </Suspense>
                     ) : null}

@@ -1,41 +1,37 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import {
-  checkIntakeAnswers,
-  type IntakeAnswerInput,
-  type IntakeProblem,
-} from '@upnext/contract/intake';
+import type { IntakeAnswerInput } from '@upnext/contract/intake';
 import { PAYMENT_HOLD_MINUTES } from '@upnext/contract/payments';
 import type { Queue } from '@upnext/contract/queues';
 import type { Session, SessionService, Slot } from '@upnext/contract/sessions';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../entities/payment/format.ts';
 import { formatDay, shortTime } from '../../../entities/session/format.ts';
+import { IntakeFields, useIntakeAnswers } from '../../../entities/token/IntakeFields.tsx';
 import { ChangeRule } from './ChangeRule.tsx';
-import { IntakeFields } from './IntakeFields.tsx';
 
-/** The slot the visitor picked, with what the review shows of it. */
-export type PickedSlot = { session: Session; service: SessionService; slot: Slot };
+/** What the visitor chose: a session's walk-in line, or a slot of one of its services. */
+export type Picked = { session: Session; booking?: { service: SessionService; slot: Slot } };
 
-interface BookingReviewProps {
+interface JoinReviewProps {
   queue: Queue;
-  picked: PickedSlot;
+  picked: Picked;
   busy: boolean;
   onConfirm: (answers: IntakeAnswerInput) => void;
   onBack: () => void;
 }
 
 /**
- * The confirmation step of a booking (issue 16): what is booked, when (in the session's own
- * zone), the price, the queue's questions and its cancellation rule. Nothing is booked before
- * Confirm; the answers are checked by the contract's rule first, as the server will.
+ * The confirmation step (issue 16): what is taken, when (in the session's own zone), the
+ * price, the queue's questions and, for a booking, its cancellation rule. Every booking comes
+ * here; a walk-in token only when the queue asks questions. Nothing is taken before Confirm;
+ * the answers are checked by the contract's rule first, as the server will.
  */
-export function BookingReview({ queue, picked, busy, onConfirm, onBack }: BookingReviewProps) {
+export function JoinReview({ queue, picked, busy, onConfirm, onBack }: JoinReviewProps) {
   const { t, i18n } = useTranslation('visit');
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [problems, setProblems] = useState<IntakeProblem[]>([]);
-  const { session, service, slot } = picked;
+  const { session, booking } = picked;
   const questions = queue.intakeQuestions;
+  const intake = useIntakeAnswers(questions);
   // The step replaces the list it came from: take the reader (and the focus) to its heading.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -44,31 +40,19 @@ export function BookingReview({ queue, picked, busy, onConfirm, onBack }: Bookin
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const answers = questions.map((question) => ({
-      questionId: question.id,
-      value: values[question.id] ?? '',
-    }));
-    const checked = checkIntakeAnswers(questions, answers);
-    setProblems(checked.problems);
-    if (checked.problems.length > 0) {
-      // The first question to fix gets the focus (a choice: its first option).
-      const field = document.querySelector<HTMLElement>(
-        `[data-testid="intake-${checked.problems[0]?.questionId}"]`,
-      );
-      (field?.querySelector<HTMLElement>('input') ?? field)?.focus();
-      return;
-    }
-    onConfirm(checked.answers.map(({ questionId, value }) => ({ questionId, value })));
+    const answers = intake.check();
+    if (answers) onConfirm(answers);
   }
 
+  const times = booking?.slot ?? session;
   const rows: Array<[string, string]> = [
-    [t('review.service'), service.serviceTypeName],
+    [t('review.service'), booking ? booking.service.serviceTypeName : t('review.walkIn')],
     [t('review.date'), formatDay(session.date, i18n.language, { year: true })],
     [
       t('review.time'),
       t('review.timeValue', {
-        start: shortTime(slot.startTime),
-        end: shortTime(slot.endTime),
+        start: shortTime(times.startTime),
+        end: shortTime(times.endTime),
         timezone: session.timezone,
       }),
     ],
@@ -93,7 +77,10 @@ export function BookingReview({ queue, picked, busy, onConfirm, onBack }: Bookin
               {t('review.title')}
             </Title>
             <Text c="dimmed" size="sm">
-              {t('review.subtitle', { company: queue.company.name, queue: queue.name })}
+              {t(booking ? 'review.subtitle' : 'review.subtitleWalkIn', {
+                company: queue.company.name,
+                queue: queue.name,
+              })}
             </Text>
           </Stack>
           <dl
@@ -118,18 +105,10 @@ export function BookingReview({ queue, picked, busy, onConfirm, onBack }: Bookin
           {questions.length > 0 ? (
             <Stack gap="sm">
               <Title order={4}>{t('review.questions')}</Title>
-              <IntakeFields
-                questions={questions}
-                values={values}
-                problems={problems}
-                onChange={(id, value) => {
-                  setValues((current) => ({ ...current, [id]: value }));
-                  setProblems((current) => current.filter((p) => p.questionId !== id));
-                }}
-              />
+              <IntakeFields {...intake.fields} />
             </Stack>
           ) : null}
-          <ChangeRule cutoffMinutes={queue.changeCutoffMinutes} />
+          {booking ? <ChangeRule cutoffMinutes={queue.changeCutoffMinutes} /> : null}
           {queue.priceMinor !== null ? (
             <Text size="sm" c="dimmed">
               {t('join.paidHint', { minutes: PAYMENT_HOLD_MINUTES })}
@@ -137,10 +116,10 @@ export function BookingReview({ queue, picked, busy, onConfirm, onBack }: Bookin
           ) : null}
           <Group gap="sm">
             <Button type="submit" loading={busy}>
-              {t('review.confirm')}
+              {t(booking ? 'review.confirm' : 'review.confirmWalkIn')}
             </Button>
             <Button variant="default" onClick={onBack} disabled={busy}>
-              {t('review.back')}
+              {t(booking ? 'review.back' : 'review.backWalkIn')}
             </Button>
           </Group>
         </Stack>
