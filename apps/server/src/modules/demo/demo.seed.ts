@@ -1,3 +1,4 @@
+import type { IntakeQuestion } from '@upnext/contract/intake';
 import { sql } from 'drizzle-orm';
 import { createUser } from '../../auth/users.service.ts';
 import { findUserByEmail } from '../../auth/users.ts';
@@ -96,6 +97,17 @@ export async function seedDemoData(
       joinCode: 'HVBLOOD',
       tokenPrefix: 'B',
       mode: 'hybrid',
+      // Asked of walk-ins and bookings alike, so the demo shows the questions on both paths.
+      intakeQuestions: [
+        {
+          id: 'fasting',
+          label: 'Have you been fasting since midnight?',
+          helpText: 'Some tests need it; the nurse checks which.',
+          kind: 'choice',
+          options: ['Yes', 'No'],
+          required: true,
+        },
+      ],
       subQueues: ['Phlebotomy room 1', 'Phlebotomy room 2'],
       serviceTypes: [
         { name: 'Routine blood test', durationMinutes: 10 },
@@ -269,6 +281,7 @@ type QueuePlan = {
   currency?: string;
   cancelNoticeMinutes?: number;
   refundPercent?: number;
+  intakeQuestions?: IntakeQuestion[];
   subQueues: string[];
   serviceTypes: { name: string; durationMinutes: number; priceMinor?: number }[];
 };
@@ -288,6 +301,7 @@ async function createQueue(tx: Tx, plan: QueuePlan) {
       currency: plan.currency ?? null,
       cancelNoticeMinutes: plan.cancelNoticeMinutes ?? 0,
       refundPercent: plan.refundPercent ?? 100,
+      intakeQuestions: plan.intakeQuestions ?? [],
     })
     .returning({ id: queues.id });
   if (!queue) throw new Error(`queue ${plan.name} was not created`);
