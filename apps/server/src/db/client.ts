@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { copyPgdataTemplate, reshapedPgliteWasm } from './pgdata-template.ts';
 import { namedStatements } from './pglite-named.ts';
+import { pooledClient } from './pooled-client.ts';
 import * as schema from './schema/index.ts';
 
 type Schema = typeof schema;
@@ -173,15 +174,6 @@ export const POSTGRES_TIMEOUTS = {
 };
 type PostgresTimeouts = typeof POSTGRES_TIMEOUTS;
 
-/** A pool connection: opening it may take `connectMs`, however long the pool's queue waits. */
-function boundedClient(connectMs: number) {
-  return class BoundedClient extends pg.Client {
-    constructor(config: pg.ClientConfig = {}) {
-      super({ ...config, connectionTimeoutMillis: connectMs });
-    }
-  };
-}
-
 async function openPostgres({
   url,
   poolSize = 10,
@@ -195,7 +187,7 @@ async function openPostgres({
     connectionString: url,
     max: poolSize,
     keepAlive: true,
-    Client: boundedClient(timeouts.connectMs),
+    Client: pooledClient(timeouts.connectMs),
     connectionTimeoutMillis: timeouts.poolWaitMs,
     statement_timeout: timeouts.statementMs,
     query_timeout: timeouts.replyMs,
