@@ -1,78 +1,90 @@
 import pg from 'pg';
+import type { Tx } from './client.ts';
 
-/** What Drizzle's transactions start with: `begin`, or `begin isolation level …`. */
-const BEGIN = /^begin\b/;
-/** How Drizzle ends one (a savepoint's release and rollback look otherwise). */
+/** How Drizzle ends a transaction (a savepoint's release and rollback look otherwise). */
 const END = /^(commit|rollback)$/;
 
-/** What `begin` answers; Drizzle reads nothing of it. */
-const BEGUN = { command: 'BEGIN', rowCount: null, oid: 0, rows: [], fields: [] };
-
-type QueryConfig = pg.QueryConfig & { submit?: unknown };
-
-/** A statement as Drizzle sends it (a config, no callback, no values) whose text is `text`. */
-function isDrizzleStatement(config: unknown, values: unknown, callback: unknown, text: RegExp) {
+/** A statement as Drizzle sends its own: a config with the text, no values, no callback. */
+function isDrizzleEnd(config: unknown, values: unknown, callback: unknown) {
+  const text = (config as { text?: unknown } | null)?.text;
   return (
-    typeof config === 'object' &&
-    config !== null &&
-    typeof (config as QueryConfig).submit !== 'function' &&
-    typeof (config as QueryConfig).text === 'string' &&
-    text.test((config as QueryConfig).text) &&
+    typeof text === 'string' &&
+    END.test(text) &&
     callback === undefined &&
     (values === undefined || (Array.isArray(values) && values.length === 0))
   );
 }
 
 /**
- * A pool connection of the PostgreSQL driver: opening it may take `connectMs`, however long
- * the pool's queue waits, and a transaction's `begin` goes out with its first statement, in
- * one write, instead of costing a round trip of its own (node-postgres's pipeline mode, which
- * the pool turns on, sends a statement without waiting for the one before: docs/PERFORMANCE.md,
- * "One round trip less in every transaction").
- *
- * Only Drizzle's `begin` (a query config with no values) waits, for whatever comes next on the
- * connection. Drizzle always ends a transaction with `commit` or `rollback`: when nothing came
- * between, there is nothing to end on the server, and they answer at once.
+ * A pool connection of the PostgreSQL driver, in node-postgres's pipeline mode (a statement
+ * goes out without waiting for the answer to the one before), which can send a transaction's
+ * last statement together with its commit: `commitWithLast`.
  */
-export function pooledClient(connectMs: number) {
-  return class PooledClient extends pg.Client {
-    /** The `begin` of a transaction whose first statement has not come yet. */
-    #begin: QueryConfig | undefined;
+class PooledClient extends pg.Client {
+  /** Armed: the next statement goes with a commit. */
+  #commitNext = false;
+  /** The commit already sent with the last statement, which Drizzle's own then answers with. */
+  #committed: Promise<unknown> | undefined;
 
+  armCommit() {
+    this.#commitNext = true;
+  }
+
+  // node-postgres types `query` as overloads; one signature serves them all here.
+  // biome-ignore lint/suspicious/noExplicitAny: the overloads' union of arguments and results
+  override query(config: any, values?: any, callback?: any): any {
+    const committed = this.#committed;
+    if (committed) {
+      if (!isDrizzleEnd(config, values, callback)) {
+        return Promise.reject(new Error('The transaction has committed: nothing may follow it'));
+      }
+      // Drizzle's commit, or its rollback after the last statement failed: either way the
+      // server has ended the transaction already.
+      this.#committed = undefined;
+      return committed;
+    }
+    if (!this.#commitNext || callback !== undefined || isDrizzleEnd(config, values, callback)) {
+      this.#commitNext = false;
+      return super.query(config, values, callback);
+    }
+    this.#commitNext = false;
+    // Corked, the two go out in one write.
+    const stream = this.connection.stream;
+    stream.cork();
+    try {
+      const answered: Promise<unknown> = super.query(config, values);
+      const ended: Promise<pg.QueryResult> = super.query({ text: 'commit' });
+      // A commit of a transaction that an error ended answers ROLLBACK, without an error.
+      const commit = ended.then((result) => {
+        if (result.command !== 'COMMIT') throw new Error('The transaction was rolled back');
+        return result;
+      });
+      this.#committed = commit.catch(() => ({ command: 'ROLLBACK', rows: [], fields: [] }));
+      return Promise.all([answered, commit]).then(([result]) => result);
+    } finally {
+      stream.uncork();
+    }
+  }
+}
+
+/** The pool's connections: opening one may take `connectMs`, however long the pool's queue waits. */
+export function pooledClient(connectMs: number) {
+  return class extends PooledClient {
     constructor(config: pg.ClientConfig = {}) {
       super({ ...config, connectionTimeoutMillis: connectMs, pipeline: true } as pg.ClientConfig);
     }
-
-    // node-postgres types `query` as overloads; one signature serves them all here.
-    // biome-ignore lint/suspicious/noExplicitAny: the overloads' union of arguments and results
-    override query(config: any, values?: any, callback?: any): any {
-      const begin = this.#begin;
-      if (begin === undefined) {
-        if (isDrizzleStatement(config, values, callback, BEGIN)) {
-          this.#begin = config;
-          return Promise.resolve(BEGUN);
-        }
-        return super.query(config, values, callback);
-      }
-      this.#begin = undefined;
-      if (isDrizzleStatement(config, values, callback, END)) {
-        return Promise.resolve({ ...BEGUN, command: (config as QueryConfig).text.toUpperCase() });
-      }
-      // Corked, the two go out in one write; the statement answers once both have answered.
-      const stream = this.connection.stream;
-      stream.cork();
-      try {
-        const began: Promise<unknown> = super.query(begin);
-        const answered: unknown = super.query(config, values, callback);
-        if (!(answered instanceof Promise)) {
-          // A callback or a submittable answers by itself (a failed begin is a broken connection).
-          began.catch(() => {});
-          return answered;
-        }
-        return Promise.all([began, answered]).then(([, result]) => result);
-      } finally {
-        stream.uncork();
-      }
-    }
   };
+}
+
+/**
+ * Runs `statement`, the last of the transaction `tx`, with the transaction's commit: on
+ * PostgreSQL both go out in one write and are answered together, so the locks the transaction
+ * holds are not held over one more round trip through the event loop (docs/PERFORMANCE.md,
+ * "The last statement with its commit"). It resolves once both have succeeded; nothing may run
+ * in `tx` after it. On PGlite, where there is no round trip to save, it runs as any other.
+ */
+export function commitWithLast<T>(tx: Tx, statement: () => Promise<T>): Promise<T> {
+  const client = (tx._.session as unknown as { client: unknown }).client;
+  if (client instanceof PooledClient) client.armCommit();
+  return statement();
 }

@@ -35,6 +35,14 @@ export function statusUrlOf(publicUrl: string, token: Pick<TokenRow, 'statusKey'
   return `${publicUrl}${visitPath(token.statusKey)}`;
 }
 
+/** Whether a token's holder can be sent messages: an email address, or a phone and SMS. */
+export function reachesHolder(
+  deps: Pick<NotifyDeps, 'smsEnabled'>,
+  token: Pick<TokenRow, 'visitorEmail' | 'visitorPhone'>,
+) {
+  return Boolean(token.visitorEmail || (deps.smsEnabled && token.visitorPhone));
+}
+
 /** Email (and SMS when configured) of one event to one token's holder, in the transaction. */
 export async function notifyHolder(
   tx: Db | Tx,
@@ -47,7 +55,7 @@ export async function notifyHolder(
   options: { dedupe?: string; attachments?: NotificationAttachment[] } = {},
 ) {
   const { dedupe, attachments } = options;
-  if (!token.visitorEmail && !(deps.smsEnabled && token.visitorPhone)) return;
+  if (!reachesHolder(deps, token)) return;
   const data: TokenMessageData = {
     companyName: session.companyName,
     queueName: session.queueName,

@@ -14,6 +14,7 @@ import {
   type TokensQueryInput,
 } from '@upnext/contract/tokens';
 import type { Db, Tx } from '../../db/client.ts';
+import { commitWithLast } from '../../db/pooled-client.ts';
 import { atDeskStatuses } from '../../db/schema/tokens.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -41,7 +42,13 @@ import {
   publishNowServing,
 } from './tokens.events.ts';
 import { appendedLine, type LiveLine, liveLine, sessionFigures } from './tokens.line.ts';
-import { calendarFor, notifyHolder, notifyIssued, statusUrlOf } from './tokens.notifications.ts';
+import {
+  calendarFor,
+  notifyHolder,
+  notifyIssued,
+  reachesHolder,
+  statusUrlOf,
+} from './tokens.notifications.ts';
 import {
   holdForPayment,
   needsPayment,
@@ -324,24 +331,29 @@ async function issue(
       ? (await repo.lineLength(tx, session, now)) + 1
       : undefined;
   // A booking stays `booked` until its slot is near (one made that late is admitted at once).
-  const inserted = await repo.insertNextToken(tx, session, (number) => ({
-    sessionId: session.sessionId,
-    number,
-    displayNumber: displayNumber(session.tokenPrefix, number),
-    kind: booking ? 'booking' : 'walk_in',
-    sessionServiceId: booking?.serviceId ?? null,
-    slotNo: booking?.slotNo ?? null,
-    slotStartsAt: booking?.startsAt ?? null,
-    ...visitor,
-    status,
-    priority: input.priority ?? 0,
-    notes: input.notes ?? '',
-    intakeAnswers: answers,
-    idempotencyKey: idempotencyKey ?? null,
-    language,
-    joinedAt: now,
-    updatedAt: now,
-  }));
+  const insert = () =>
+    repo.insertNextToken(tx, session, (number) => ({
+      sessionId: session.sessionId,
+      number,
+      displayNumber: displayNumber(session.tokenPrefix, number),
+      kind: booking ? 'booking' : 'walk_in',
+      sessionServiceId: booking?.serviceId ?? null,
+      slotNo: booking?.slotNo ?? null,
+      slotStartsAt: booking?.startsAt ?? null,
+      ...visitor,
+      status,
+      priority: input.priority ?? 0,
+      notes: input.notes ?? '',
+      intakeAnswers: answers,
+      idempotencyKey: idempotencyKey ?? null,
+      language,
+      joinedAt: now,
+      updatedAt: now,
+    }));
+  // With no hold to open, no booking to admit and nobody to message (notifyIssued has nothing
+  // to write, its place known), the insert is the last statement: it goes with the commit.
+  const last = !paid && !booking && appendedAt !== undefined && !reachesHolder(deps, visitor);
+  const inserted = last ? await commitWithLast(tx, insert) : await insert();
   if (paid) {
     await holdForPayment(tx, deps, session, inserted, now);
     return { token: inserted, session, staff, repeated: false };
