@@ -34,7 +34,7 @@ class PooledClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: the overloads' union of arguments and results
   override query(config: any, values?: any, callback?: any): any {
     const committed = this.#committed;
-    if (committed) {
+    if (committed !== undefined) {
       if (!isDrizzleEnd(config, values, callback)) {
         return Promise.reject(new Error('The transaction has committed: nothing may follow it'));
       }
