@@ -9,7 +9,6 @@ import { useSessionBoard } from '../../../entities/session/board.ts';
 import { formatInstant } from '../../../entities/token/format.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { useQrSvg } from '../../../lib/qr.ts';
-import { useQueueIntakeQuestions } from '../api/queue.ts';
 import { useWalkInForm } from '../hooks/useWalkInForm.ts';
 import classes from './Kiosk.module.css';
 import { WalkInFields } from './WalkInFields.tsx';
@@ -76,8 +75,7 @@ function KioskForm({
   onIssued: (token: QueueToken) => void;
 }) {
   const { t } = useTranslation('live');
-  const questions = useQueueIntakeQuestions(queueId);
-  const walkIn = useWalkInForm(sessionId, country, questions.data ?? [], onIssued);
+  const walkIn = useWalkInForm(sessionId, queueId, country, onIssued);
   const { submit, pending, refusal } = walkIn;
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} className={classes.card}>
@@ -98,7 +96,7 @@ function KioskForm({
             type="submit"
             size="xl"
             leftSection={<IconTicket size={22} aria-hidden />}
-            loading={pending || questions.isPending}
+            loading={pending}
           >
             {t('kiosk.submit')}
           </Button>

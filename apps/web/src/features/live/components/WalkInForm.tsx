@@ -4,13 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice } from '../../../components/tones.tsx';
 import { errorText } from '../../../lib/error-text.ts';
-import { useQueueIntakeQuestions } from '../api/queue.ts';
 import { useWalkInForm } from '../hooks/useWalkInForm.ts';
 import { WalkInFields } from './WalkInFields.tsx';
 
 /**
  * Staff issue a walk-in token for a visitor at the desk: a name, optionally a phone, and the
- * answers to the queue's questions (known before the form can be sent).
+ * answers to the queue's questions.
  */
 export function WalkInForm({
   sessionId,
@@ -23,8 +22,7 @@ export function WalkInForm({
 }) {
   const { t } = useTranslation('live');
   const [issued, setIssued] = useState<string | null>(null);
-  const questions = useQueueIntakeQuestions(queueId);
-  const walkIn = useWalkInForm(sessionId, country, questions.data ?? [], (token) =>
+  const walkIn = useWalkInForm(sessionId, queueId, country, (token) =>
     setIssued(token.displayNumber),
   );
   const { submit, pending, refusal } = walkIn;
@@ -47,7 +45,7 @@ export function WalkInForm({
           <Button
             type="submit"
             leftSection={<IconTicket size={16} aria-hidden />}
-            loading={pending || questions.isPending}
+            loading={pending}
           >
             {t('walkIn.submit')}
           </Button>

@@ -1,5 +1,4 @@
 import { useForm } from '@mantine/form';
-import type { IntakeQuestion } from '@upnext/contract/intake';
 import { INVALID_PHONE, toE164 } from '@upnext/contract/phone';
 import type { QueueToken } from '@upnext/contract/tokens';
 import { type FormEvent, useRef } from 'react';
@@ -8,6 +7,7 @@ import { useIntakeAnswers } from '../../../entities/token/IntakeFields.tsx';
 import { errorCode } from '../../../lib/error-text.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency.ts';
 import { useIssueToken } from '../api/issueToken.ts';
+import { useQueueIntakeQuestions } from '../api/queue.ts';
 
 /**
  * A walk-in's name, optional phone and answers to the queue's questions, issued as a token for
@@ -17,8 +17,8 @@ import { useIssueToken } from '../api/issueToken.ts';
  */
 export function useWalkInForm(
   sessionId: string,
+  queueId: string,
   country: string,
-  questions: readonly IntakeQuestion[],
   onIssued: (token: QueueToken) => void,
 ) {
   const { t } = useTranslation('live');
@@ -32,7 +32,9 @@ export function useWalkInForm(
         value.trim() && toE164(value, country) === null ? t('walkIn.phoneInvalid') : null,
     },
   });
-  const intake = useIntakeAnswers(questions);
+  // Known before the form can be sent (`pending` until then).
+  const questions = useQueueIntakeQuestions(queueId);
+  const intake = useIntakeAnswers(questions.data ?? []);
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const answers = intake.check();
@@ -68,7 +70,8 @@ export function useWalkInForm(
   };
   /** A refusal other than the phone's, which shows on its field. */
   const refusal = issue.error && errorCode(issue.error) !== INVALID_PHONE ? issue.error : null;
-  return { form, intake: intake.fields, submit, pending: issue.isPending, refusal };
+  const pending = issue.isPending || questions.isPending;
+  return { form, intake: intake.fields, submit, pending, refusal };
 }
 
 export type WalkInFormState = ReturnType<typeof useWalkInForm>;
